@@ -1,0 +1,81 @@
+//! Hooks into a game as it is played, for traces and tests.
+//!
+//! The engine is generic over an [`Observer`]; the default [`Quiet`] observer has `ACTIVE =
+//! false`, so every hook call is compiled out of the hot loop.
+
+/// A read-only look at the cards each player holds between battles.
+pub struct View<'a> {
+    pub(crate) st: &'a crate::engine::State,
+    pub(crate) players: usize,
+}
+
+impl View<'_> {
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Cards player `p` holds: stack, won pile and hand.
+    pub fn cards(&self, p: usize) -> usize {
+        self.st.total(p)
+    }
+
+    /// Cards in player `p`'s stack, top first.
+    pub fn stack(&self, p: usize) -> Vec<u8> {
+        self.st.stacks[p].iter().collect()
+    }
+
+    /// Cards in player `p`'s won pile (two-pile rules), in the order they will be drawn.
+    pub fn pile(&self, p: usize) -> Vec<u8> {
+        self.st.piles[p].iter().collect()
+    }
+
+    /// Cards in player `p`'s hand (hand-of-N rules).
+    pub fn hand(&self, p: usize) -> &[u8] {
+        &self.st.hands[p][..usize::from(self.st.hand_len[p])]
+    }
+
+    /// Whether player `p` is still in the game.
+    pub fn in_game(&self, p: usize) -> bool {
+        self.st.in_game & (1 << p) != 0
+    }
+
+    /// Every card held by anyone, as counts per card value (for conservation checks).
+    pub fn value_counts(&self, values: usize) -> Vec<usize> {
+        let mut counts = vec![0; values];
+        for p in 0..self.players {
+            for c in self.stack(p).into_iter().chain(self.pile(p)).chain(self.hand(p).iter().copied()) {
+                counts[usize::from(c)] += 1;
+            }
+        }
+        counts
+    }
+}
+
+/// Receives the events of a game. Every method has an empty default.
+pub trait Observer {
+    /// `false` lets the compiler drop every hook call.
+    const ACTIVE: bool = true;
+
+    fn battle_start(&mut self, _battle: u64) {}
+    /// A prize card put face down under the battle (`prize = true`).
+    fn prize(&mut self, _player: usize, _card: u8) {}
+    /// A face-up card; `depth` 0 is the battle's first card, 1 the first war's, …
+    fn face_up(&mut self, _player: usize, _card: u8, _depth: u32) {}
+    /// A tie among `players` (bit mask): war number `depth`, each putting `down` face down.
+    fn war(&mut self, _depth: u32, _players: u8, _down: usize) {}
+    /// Cards a player actually put face down (fewer than asked when short).
+    fn face_down(&mut self, _player: usize, _count: usize, _depth: u32) {}
+    /// A player could not fight the war: out of cards, or a forfeit.
+    fn drop_out(&mut self, _player: usize, _forfeit: bool) {}
+    /// Seat 0 grabbed the battle (`speed`).
+    fn grab(&mut self) {}
+    /// The battle is over: `winner` took `pot` cards (`None`: drawn war).
+    fn battle_end(&mut self, _winner: Option<usize>, _pot: usize, _view: &View<'_>) {}
+}
+
+/// Observes nothing, costs nothing.
+pub struct Quiet;
+
+impl Observer for Quiet {
+    const ACTIVE: bool = false;
+}

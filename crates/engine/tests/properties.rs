@@ -1,0 +1,155 @@
+//! Property tests over random option combinations and deals.
+
+use proptest::prelude::*;
+use warlab_engine::{EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
+
+/// Random rule options: any combination; the invalid ones are filtered by `Rules::new`.
+fn options() -> impl Strategy<Value = Vec<(String, String)>> {
+    let pick = |key: &'static str, values: &'static [&'static str]| {
+        proptest::option::of(proptest::sample::select(values)).prop_map(move |v| v.map(|v| (key.to_string(), v.to_string())))
+    };
+    (
+        (
+            pick("players", &["2", "3", "4"]),
+            pick("deck", &["standard52", "piquet36", "jokers54"]),
+            pick("decks", &["1", "2"]),
+            pick("ranking", &["aces-high", "aces-low", "peasant", "low-beats-high", "low-wins"]),
+            pick("war_down", &["0", "1", "2", "3", "5", "by-rank", "K=1,A=2"]),
+            pick("chained_war", &["repeat", "flip-one"]),
+            pick("short_war", &["all-but-last", "last-card-up", "lose"]),
+        ),
+        (
+            pick("pickup", &["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"]),
+            pick("pile", &["single", "two-pile"]),
+            pick("on_empty", &["turn-over", "shuffle", "lose"]),
+            pick("battle_limit", &["none", "50", "500"]),
+            pick("wars_to_win", &["none", "3"]),
+            pick("target_cards", &["none", "30"]),
+            pick("min_cards", &["none", "3"]),
+        ),
+        (
+            pick("prize", &["false", "true"]),
+            pick("war_cause_to_loser", &["false", "true"]),
+            pick("hand", &["0", "3"]),
+            pick("hand_policy", &["random", "highest", "lowest", "median"]),
+            pick("speed", &["none", "0.1"]),
+        ),
+    )
+        .prop_map(|(a, b, c)| {
+            let mut v: Vec<(String, String)> = [a.0, a.1, a.2, a.3, a.4, a.5, a.6, b.0, b.1, b.2, b.3, b.4, b.5, b.6, c.0, c.1, c.2, c.3, c.4]
+                .into_iter()
+                .flatten()
+                .collect();
+            // Keep random games short enough for a test.
+            v.push(("safety_cap".into(), "20000".into()));
+            v
+        })
+}
+
+fn build(pairs: &[(String, String)]) -> Option<Rules> {
+    Rules::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).ok()
+}
+
+/// Checks after every battle that the cards held are exactly the cards dealt.
+struct Conservation {
+    values: usize,
+    expect: Vec<usize>,
+    battles: u64,
+}
+
+impl Observer for Conservation {
+    fn battle_end(&mut self, _w: Option<usize>, _pot: usize, v: &View<'_>) {
+        self.battles += 1;
+        let counts = v.value_counts(self.values);
+        assert_eq!(counts, self.expect, "cards not conserved after battle {}", self.battles);
+    }
+}
+
+/// Keeps the cards held after the first battle (nothing is on the table between battles).
+struct First(Option<Vec<usize>>, usize);
+
+impl Observer for First {
+    fn battle_end(&mut self, _w: Option<usize>, _pot: usize, v: &View<'_>) {
+        if self.0.is_none() {
+            self.0 = Some(v.value_counts(self.1));
+        }
+    }
+}
+
+/// An observer that sees nothing but forces the general loop (no fast path).
+struct General;
+impl Observer for General {}
+
+fn check_record(rules: &Rules, rec: &GameRecord) {
+    assert!(rec.battles >= 1 || rec.end == EndReason::AllCards);
+    match rec.end {
+        EndReason::Cycle => {
+            assert!(rules.detects_cycles(), "random rules never report a cycle");
+            let c = rec.cycle.expect("cycles carry period and start");
+            assert_eq!(rec.battles, c.start + c.period);
+            assert_eq!(rec.winner, None);
+        }
+        EndReason::Capped => {
+            assert_eq!(rec.winner, None);
+            assert_eq!(Some(rec.battles), rules.safety_cap());
+        }
+        EndReason::AllCards | EndReason::Forfeit | EndReason::WarsToWin => assert!(rec.winner.is_some()),
+        EndReason::DrawInWar => assert_eq!(rec.winner, None),
+        EndReason::BattleLimit | EndReason::Target | EndReason::MinCards => {}
+    }
+    if rec.end != EndReason::Cycle {
+        assert!(rec.cycle.is_none());
+    }
+    assert!(rec.deepest_war as u64 <= rec.wars);
+    assert!(rec.cards_turned >= rec.battles);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cards_conserved_no_panic_every_game_ends(pairs in options(), seed in 0u64..1_000_000) {
+        let Some(rules) = build(&pairs) else { return Ok(()) };
+        let mut engine = Engine::new(&rules);
+        for g in 0..3 {
+            let id = GameSeed::new(seed, 0, g);
+            // Learn the dealt multiset after the first battle, then check every battle.
+            let mut first = First(None, rules.cards().values());
+            let rec_a = engine.play_observed(id, &mut first);
+            let Some(start) = first.0 else { continue };
+            let mut cons = Conservation { values: rules.cards().values(), expect: start, battles: 0 };
+            let rec_b = engine.play_observed(id, &mut cons);
+            prop_assert_eq!(rec_a, rec_b);
+            check_record(&rules, &rec_b);
+            // The fast loop (no observer) plays the very same game.
+            prop_assert_eq!(engine.play(id), rec_b);
+        }
+    }
+
+    #[test]
+    fn replay_alone_equals_inside_a_run(pairs in options(), seed in 0u64..1_000_000, pick in 0u64..20) {
+        let Some(rules) = build(&pairs) else { return Ok(()) };
+        let mut engine = Engine::new(&rules);
+        let run: Vec<GameRecord> = (0..20).map(|g| engine.play(GameSeed::new(seed, 5, g))).collect();
+        let alone = Engine::new(&rules).play(GameSeed::new(seed, 5, pick));
+        prop_assert_eq!(alone, run[pick as usize]);
+    }
+
+    #[test]
+    fn fast_loop_equals_general_loop(
+        war_down in 0u8..6,
+        pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
+        limit in proptest::sample::select(&["none", "100", "1000"][..]),
+        deck in proptest::sample::select(&["standard52", "piquet36", "jokers54"][..]),
+        seed in 0u64..1_000_000,
+    ) {
+        let wd = war_down.to_string();
+        let pairs = [("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit), ("deck", deck)];
+        let rules = Rules::from_pairs(pairs).unwrap();
+        let mut engine = Engine::new(&rules);
+        for g in 0..20 {
+            let id = GameSeed::new(seed, 0, g);
+            prop_assert_eq!(engine.play(id), engine.play_observed(id, &mut General), "game {}", g);
+        }
+    }
+}
