@@ -1,1 +1,199 @@
-fn main(){}
+//! `warlab`: the command line of the War research workbench.
+
+mod bench;
+mod options;
+mod trace;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+use warlab_engine::{Deal, GameSeed};
+
+use crate::options::{InputError, input_error, rules_from};
+
+#[derive(Parser)]
+#[command(
+    name = "warlab",
+    version,
+    about = "Game-length statistics of the card game War"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct RuleArgs {
+    /// A rule option, NAME=VALUE, as in RULES.md (repeatable): --rule pickup=seat --rule war_down=1
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rule: Vec<String>,
+    /// A TOML file of rule options (`name = value` lines, or a `[rules]` table); --rule overrides it
+    #[arg(long = "rules", value_name = "FILE")]
+    rules: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print one game battle by battle
+    Trace {
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Experiment seed of the game to replay
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Variant index of the game to replay
+        #[arg(long, default_value_t = 0)]
+        variant: u64,
+        /// Game index of the game to replay
+        #[arg(long, default_value_t = 0)]
+        game: u64,
+        /// An explicit deal, each seat's stack top first, seats separated by `/`: "QS 8C AD / 9H 8D KC"
+        #[arg(long, conflicts_with = "deck_order")]
+        deal: Option<String>,
+        /// A full deck order (top first), dealt one card at a time starting with seat 0
+        #[arg(long)]
+        deck_order: Option<String>,
+        /// JSON lines instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure engine throughput (games/s, ns/battle) on one thread and on all threads
+    Bench {
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// Games per repetition (per thread)
+        #[arg(long, default_value_t = 200_000)]
+        games: u64,
+        /// Repetitions; the median is reported
+        #[arg(long, default_value_t = 5)]
+        reps: usize,
+        /// Threads for the all-threads run (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Seed of the games played
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// List every rule option with its default and allowed values
+    Rules,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if let Some(input) = e.downcast_ref::<InputError>() {
+                eprintln!("error: {input}");
+                ExitCode::from(2)
+            } else {
+                eprintln!("error: {e:#}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Rules => {
+            print!("{}", options::describe_options());
+            Ok(())
+        }
+        Command::Trace {
+            rules,
+            seed,
+            variant,
+            game,
+            deal,
+            deck_order,
+            json,
+        } => {
+            let rules = rules_from(rules.rules.as_deref(), &rules.rule)?;
+            let deal = match (deal, deck_order) {
+                (Some(d), _) => {
+                    Some(Deal::parse(&rules, &d).map_err(|e| input_error(format!("--deal: {e}")))?)
+                }
+                (None, Some(d)) => Some(
+                    Deal::from_deck_order(&rules, &d)
+                        .map_err(|e| input_error(format!("--deck-order: {e}")))?,
+                ),
+                (None, None) => None,
+            };
+            let stdout = std::io::stdout().lock();
+            match trace::trace(
+                &rules,
+                deal.as_ref(),
+                GameSeed::new(seed, variant, game),
+                json,
+                stdout,
+            ) {
+                Ok(_) => Ok(()),
+                // `warlab trace | head` is fine.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) => Err(e.into()),
+            }
+        }
+        Command::Bench {
+            rules,
+            games,
+            reps,
+            threads,
+            seed,
+        } => {
+            let rules = rules_from(rules.rules.as_deref(), &rules.rule)?;
+            options::check_positive("games", games)?;
+            options::check_positive("reps", reps as u64)?;
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            options::check_positive("threads", threads as u64)?;
+            let cfg = bench::BenchConfig {
+                games,
+                reps,
+                threads,
+                seed,
+            };
+            let verbose = std::io::stderr().is_terminal();
+            eprintln!(
+                "benchmarking `{rules}`: {reps} reps of {games} games (1 thread), then {threads} threads"
+            );
+            let r = bench::run(&rules, &cfg, |line| {
+                if verbose {
+                    eprintln!("{line}");
+                }
+            })?;
+            println!("rules:            {rules}");
+            println!(
+                "battles per game: {:.1} (median of reps)",
+                r.battles_per_game
+            );
+            println!(
+                "1 thread:         {:.0} games/s, {:.2} ns/battle (thread CPU time, median of {reps})",
+                r.games_per_s_1t, r.ns_per_battle_1t
+            );
+            println!(
+                "{threads} threads:        {:.0} games/s (wall time, median of {reps})",
+                r.games_per_s_all
+            );
+            let list = |v: &[f64]| {
+                v.iter()
+                    .map(|x| format!("{x:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            println!(
+                "{{\"rules\":\"{rules}\",\"games_per_s_1t\":{:.0},\"ns_per_battle_1t\":{:.3},\"games_per_s_all\":{:.0},\"threads\":{threads},\"battles_per_game\":{:.2},\"reps\":{reps},\"games_per_rep\":{games},\"reps_1t\":[{}],\"reps_all\":[{}]}}",
+                r.games_per_s_1t,
+                r.ns_per_battle_1t,
+                r.games_per_s_all,
+                r.battles_per_game,
+                list(&r.reps_1t),
+                list(&r.reps_all)
+            );
+            Ok(())
+        }
+    }
+}

@@ -33,7 +33,9 @@ pub(crate) struct RankSpec {
 impl DeckKind {
     /// The ranks in natural ascending order (2 < … < A < joker).
     pub(crate) fn ranks(&self) -> Vec<RankSpec> {
-        const FRENCH: [&str; 13] = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+        const FRENCH: [&str; 13] = [
+            "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+        ];
         let french = |from: usize| {
             FRENCH[from..]
                 .iter()

@@ -67,7 +67,11 @@ impl Deal {
     /// A deal from card values directly.
     pub fn from_values(rules: &Rules, stacks: Vec<Vec<u8>>) -> Result<Deal, DealError> {
         if stacks.len() != rules.players() {
-            return Err(DealError(format!("{} stacks for {} players", stacks.len(), rules.players())));
+            return Err(DealError(format!(
+                "{} stacks for {} players",
+                stacks.len(),
+                rules.players()
+            )));
         }
         Self::check(rules, stacks)
     }
@@ -115,7 +119,12 @@ impl Deal {
     pub fn to_text(&self, rules: &Rules) -> String {
         self.stacks
             .iter()
-            .map(|s| s.iter().map(|&c| rules.cards().label(c)).collect::<Vec<_>>().join(" "))
+            .map(|s| {
+                s.iter()
+                    .map(|&c| rules.cards().label(c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect::<Vec<_>>()
             .join(" / ")
     }

@@ -52,7 +52,9 @@ impl State {
         let pile_cap = if r.two_pile.is_some() { cap } else { 0 };
         State {
             stacks: (0..r.players).map(|_| Ring::with_capacity(cap)).collect(),
-            piles: (0..r.players).map(|_| Ring::with_capacity(pile_cap)).collect(),
+            piles: (0..r.players)
+                .map(|_| Ring::with_capacity(pile_cap))
+                .collect(),
             hands: [[0; MAX_HAND]; MAX_PLAYERS],
             hand_len: [0; MAX_PLAYERS],
             in_game: 0,
@@ -86,11 +88,25 @@ impl State {
         self.in_game == o.in_game
             && self.hand_len == o.hand_len
             && self.wars_won == o.wars_won
-            && self.stacks.iter().zip(&o.stacks).all(|(a, b)| a.len() == b.len())
-            && (0..self.stacks.len())
-                .all(|p| self.hands[p][..usize::from(self.hand_len[p])] == o.hands[p][..usize::from(o.hand_len[p])])
-            && self.stacks.iter().zip(&o.stacks).all(|(a, b)| a.same_cards(b))
-            && self.piles.iter().zip(&o.piles).all(|(a, b)| a.same_cards(b))
+            && self
+                .stacks
+                .iter()
+                .zip(&o.stacks)
+                .all(|(a, b)| a.len() == b.len())
+            && (0..self.stacks.len()).all(|p| {
+                self.hands[p][..usize::from(self.hand_len[p])]
+                    == o.hands[p][..usize::from(o.hand_len[p])]
+            })
+            && self
+                .stacks
+                .iter()
+                .zip(&o.stacks)
+                .all(|(a, b)| a.same_cards(b))
+            && self
+                .piles
+                .iter()
+                .zip(&o.piles)
+                .all(|(a, b)| a.same_cards(b))
     }
 
     /// Cards player `p` holds anywhere.
@@ -143,7 +159,9 @@ impl State {
         let key = |i: usize| r.strength[usize::from(hand[i])];
         let i = match r.policies[p] {
             Policy::Random => rng.below(n as u32) as usize,
-            Policy::Highest => (0..n).max_by_key(|&i| (key(i), std::cmp::Reverse(i))).unwrap_or(0),
+            Policy::Highest => (0..n)
+                .max_by_key(|&i| (key(i), std::cmp::Reverse(i)))
+                .unwrap_or(0),
             Policy::Lowest => (0..n).min_by_key(|&i| (key(i), i)).unwrap_or(0),
             Policy::Median => {
                 // The card with as many cards below it as above (the lower middle for an even
@@ -269,22 +287,37 @@ fn best_of(r: &Rules, contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
     match &r.compare {
         Compare::Ordered => {
             let max = seats(contenders).map(|p| up[p]).max().unwrap_or(0);
-            seats(contenders).filter(|&p| up[p] == max).fold(0, |m, p| m | bit(p))
+            seats(contenders)
+                .filter(|&p| up[p] == max)
+                .fold(0, |m, p| m | bit(p))
         }
         Compare::Table { values, beats } => {
             // Undefeated cards win; a rock-paper-scissors round with none undefeated is a war
             // among everyone in it.
             let beaten = |p: usize| {
-                seats(contenders).any(|q| q != p && beats[usize::from(up[q]) * values + usize::from(up[p])])
+                seats(contenders)
+                    .any(|q| q != p && beats[usize::from(up[q]) * values + usize::from(up[p])])
             };
-            let undefeated = seats(contenders).filter(|&p| !beaten(p)).fold(0, |m, p| m | bit(p));
-            if undefeated == 0 { contenders } else { undefeated }
+            let undefeated = seats(contenders)
+                .filter(|&p| !beaten(p))
+                .fold(0, |m, p| m | bit(p));
+            if undefeated == 0 {
+                contenders
+            } else {
+                undefeated
+            }
         }
     }
 }
 
 /// Puts the cards of `pots` into `out` in the pick-up order, for `taker`.
-pub(crate) fn order_pickup(r: &Rules, taker: usize, pots: &[Vec<u8>], out: &mut Vec<u8>, rng: &mut GameRng) {
+pub(crate) fn order_pickup(
+    r: &Rules,
+    taker: usize,
+    pots: &[Vec<u8>],
+    out: &mut Vec<u8>,
+    rng: &mut GameRng,
+) {
     out.clear();
     let others = || (0..pots.len()).filter(move |&p| p != taker);
     match r.pickup {
@@ -309,9 +342,13 @@ pub(crate) fn order_pickup(r: &Rules, taker: usize, pots: &[Vec<u8>], out: &mut 
                     if let Some(&c) = pots[taker].get(i) {
                         out.push(c);
                     }
-                    others().filter_map(|p| pots[p].get(i)).for_each(|&c| out.push(c));
+                    others()
+                        .filter_map(|p| pots[p].get(i))
+                        .for_each(|&c| out.push(c));
                 } else {
-                    pots.iter().filter_map(|pot| pot.get(i)).for_each(|&c| out.push(c));
+                    pots.iter()
+                        .filter_map(|pot| pot.get(i))
+                        .for_each(|&c| out.push(c));
                 }
             }
         }
@@ -341,7 +378,11 @@ fn stake(r: &Rules, st: &State, p: usize, n: usize) -> Stake {
         // Face-down cards come from the stack, the face-up one from the hand (which is only
         // short once the stack is empty).
         if st.hand_len[p] == 0 {
-            return if r.short == ShortWar::Lose { Stake::Forfeit } else { Stake::Drop };
+            return if r.short == ShortWar::Lose {
+                Stake::Forfeit
+            } else {
+                Stake::Drop
+            };
         }
         if s >= n {
             return Stake::Play(n);
@@ -441,7 +482,10 @@ pub(crate) fn battle<O: Observer>(
 
     let mut depth = 0u32;
     let winner: usize;
-    if let Some(th) = r.speed.filter(|_| contenders & 1 != 0 && contenders.count_ones() > 1) {
+    if let Some(th) = r
+        .speed
+        .filter(|_| contenders & 1 != 0 && contenders.count_ones() > 1)
+    {
         if rng.next_u64() < th {
             if O::ACTIVE {
                 obs.grab();
@@ -451,7 +495,10 @@ pub(crate) fn battle<O: Observer>(
     }
     loop {
         match contenders.count_ones() {
-            0 => return Some(draw_in_war(r, t, st, tally, obs)),
+            0 => {
+                tally.deepest = tally.deepest.max(depth);
+                return Some(draw_in_war(r, t, st, tally, obs));
+            }
             1 => {
                 winner = contenders.trailing_zeros() as usize;
                 break;
@@ -559,10 +606,19 @@ pub(crate) fn battle<O: Observer>(
 
     if st.in_game.count_ones() == 1 {
         let w = st.in_game.trailing_zeros() as u8;
-        return Some((if by_forfeit { EndReason::Forfeit } else { EndReason::AllCards }, Some(w)));
+        return Some((
+            if by_forfeit {
+                EndReason::Forfeit
+            } else {
+                EndReason::AllCards
+            },
+            Some(w),
+        ));
     }
     if let Some(target) = r.target_cards {
-        let reached = seats(st.in_game).filter(|&p| st.total(p) >= target as usize).fold(0, |m, p| m | bit(p));
+        let reached = seats(st.in_game)
+            .filter(|&p| st.total(p) >= target as usize)
+            .fold(0, |m, p| m | bit(p));
         if reached != 0 {
             return Some((EndReason::Target, most_cards(st, reached)));
         }
@@ -584,14 +640,27 @@ pub(crate) fn battle<O: Observer>(
 }
 
 /// Every player in the war ran out at once: each takes back their own cards; a draw.
-fn draw_in_war<O: Observer>(r: &Rules, t: &mut Table, st: &mut State, tally: &mut Tally, obs: &mut O) -> End {
+fn draw_in_war<O: Observer>(
+    r: &Rules,
+    t: &mut Table,
+    st: &mut State,
+    tally: &mut Tally,
+    obs: &mut O,
+) -> End {
     for p in 0..r.players {
         st.stacks[p].extend(&t.pots[p]);
         st.stacks[p].extend(&t.cause[p]);
     }
     tally.note_leader(st.leader(r.players));
     if O::ACTIVE {
-        obs.battle_end(None, 0, &View { st, players: r.players });
+        obs.battle_end(
+            None,
+            0,
+            &View {
+                st,
+                players: r.players,
+            },
+        );
     }
     (EndReason::DrawInWar, None)
 }
@@ -652,8 +721,17 @@ impl Engine {
         self.play_deal_observed(deal, id, &mut Quiet)
     }
 
-    pub fn play_deal_observed<O: Observer>(&mut self, deal: &Deal, id: GameSeed, obs: &mut O) -> GameRecord {
-        assert_eq!(deal.stacks.len(), self.rules.players, "deal checked against these rules");
+    pub fn play_deal_observed<O: Observer>(
+        &mut self,
+        deal: &Deal,
+        id: GameSeed,
+        obs: &mut O,
+    ) -> GameRecord {
+        assert_eq!(
+            deal.stacks.len(),
+            self.rules.players,
+            "deal checked against these rules"
+        );
         let mut rng = GameRng::new(id);
         self.st.clear();
         for (p, s) in deal.stacks.iter().enumerate() {
@@ -675,6 +753,12 @@ impl Engine {
                 self.st.in_game |= bit(p);
             }
         }
+        if O::ACTIVE {
+            obs.game_start(&View {
+                st: &self.st,
+                players: np,
+            });
+        }
         let mut tally = Tally::default();
         tally.note_leader(self.st.leader(np));
         if self.st.in_game.count_ones() <= 1 {
@@ -687,7 +771,9 @@ impl Engine {
         let cap = r.safety_cap.unwrap_or(u64::MAX);
         if !r.detects_cycles() {
             loop {
-                if let Some((end, w)) = battle(r, &mut self.table, &mut self.st, &mut tally, rng, obs) {
+                if let Some((end, w)) =
+                    battle(r, &mut self.table, &mut self.st, &mut tally, rng, obs)
+                {
                     return tally.record(end, w, None);
                 }
                 if tally.battles >= cap {
@@ -726,14 +812,42 @@ impl Engine {
         ahead.note_leader(self.st.leader(np));
         let mut behind = Tally::default();
         for _ in 0..lam {
-            battle(r, &mut self.table, &mut self.st, &mut ahead, rng, &mut Quiet);
+            battle(
+                r,
+                &mut self.table,
+                &mut self.st,
+                &mut ahead,
+                rng,
+                &mut Quiet,
+            );
         }
         let mut mu = 0u64;
         while !self.st.same(&self.replay) {
-            battle(r, &mut self.table, &mut self.st, &mut ahead, rng, &mut Quiet);
-            battle(r, &mut self.table, &mut self.replay, &mut behind, rng, &mut Quiet);
+            battle(
+                r,
+                &mut self.table,
+                &mut self.st,
+                &mut ahead,
+                rng,
+                &mut Quiet,
+            );
+            battle(
+                r,
+                &mut self.table,
+                &mut self.replay,
+                &mut behind,
+                rng,
+                &mut Quiet,
+            );
             mu += 1;
         }
-        ahead.record(EndReason::Cycle, None, Some(Cycle { start: mu, period: lam }))
+        ahead.record(
+            EndReason::Cycle,
+            None,
+            Some(Cycle {
+                start: mu,
+                period: lam,
+            }),
+        )
     }
 }

@@ -55,7 +55,13 @@ impl Duo {
     }
 }
 
-pub(crate) fn run(r: &Rules, st: &mut State, t: &mut Table, tally: &mut Tally, rng: &mut GameRng) -> GameRecord {
+pub(crate) fn run(
+    r: &Rules,
+    st: &mut State,
+    t: &mut Table,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+) -> GameRecord {
     // One copy of the loop per pick-up order, so the order costs nothing per battle.
     match r.pickup {
         Pickup::Shuffled => run_with::<0>(r, st, t, tally, rng),
@@ -79,7 +85,10 @@ fn run_with<const PICKUP: u8>(
         DownRule::Fixed(n) => n as usize,
         DownRule::PerValue(_) => unreachable!("the fast loop is for a fixed war size"),
     };
-    let cap_battles = r.safety_cap.unwrap_or(u64::MAX).min(r.battle_limit.unwrap_or(u64::MAX));
+    let cap_battles = r
+        .safety_cap
+        .unwrap_or(u64::MAX)
+        .min(r.battle_limit.unwrap_or(u64::MAX));
     let mut d = Duo::new(&mut t.duo);
     let (mut h0, mut h1) = (0usize, 0usize);
     for (i, c) in st.stacks[0].iter().enumerate() {
@@ -124,7 +133,11 @@ fn run_with<const PICKUP: u8>(
             let x = a ^ ((a ^ b) & mask);
             let y = a ^ b ^ x;
             // Tail of the winner's stack after both pops.
-            let tail = if winner == 1 { h1 + total - l0 - 1 } else { h0 + l0 - 1 };
+            let tail = if winner == 1 {
+                h1 + total - l0 - 1
+            } else {
+                h0 + l0 - 1
+            };
             d.set(winner, tail, x);
             d.set(winner, tail + 1, y);
             l0 = l0 + 1 - 2 * winner;
@@ -174,7 +187,12 @@ fn run_with<const PICKUP: u8>(
             tally.deepest = tally.deepest.max(depth);
             let Some(w) = won else {
                 // Both out at once: each takes back their own cards; a draw.
-                note(&mut lead, &mut changes, pots[0].len(), pots[0].len() + pots[1].len());
+                note(
+                    &mut lead,
+                    &mut changes,
+                    pots[0].len(),
+                    pots[0].len() + pots[1].len(),
+                );
                 break (EndReason::DrawInWar, None);
             };
             winner = w;
@@ -194,7 +212,10 @@ fn run_with<const PICKUP: u8>(
         }
         if battles >= cap_battles {
             break if r.battle_limit.is_some_and(|lim| battles >= lim) {
-                (EndReason::BattleLimit, leader(l0, total - l0).map(|p| p as u8))
+                (
+                    EndReason::BattleLimit,
+                    leader(l0, total - l0).map(|p| p as u8),
+                )
             } else {
                 (EndReason::Capped, None)
             };

@@ -29,6 +29,6 @@ pub use observe::{Observer, Quiet, View};
 pub use record::{Cycle, EndReason, GameRecord};
 pub use rng::{GameRng, GameSeed, splitmix64};
 pub use rules::{
-    ChainedWar, DEFAULT_SAFETY_CAP, OPTIONS, OnEmpty, OptionError, Pickup, Pile, Policy, Ranking, RuleOptions,
-    Rules, RulesError, ShortWar, WarDown,
+    ChainedWar, DEFAULT_SAFETY_CAP, OPTIONS, OnEmpty, OptionError, Pickup, Pile, Policy, Ranking,
+    RuleOptions, Rules, RulesError, ShortWar, WarDown,
 };

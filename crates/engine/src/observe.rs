@@ -43,7 +43,12 @@ impl View<'_> {
     pub fn value_counts(&self, values: usize) -> Vec<usize> {
         let mut counts = vec![0; values];
         for p in 0..self.players {
-            for c in self.stack(p).into_iter().chain(self.pile(p)).chain(self.hand(p).iter().copied()) {
+            for c in self
+                .stack(p)
+                .into_iter()
+                .chain(self.pile(p))
+                .chain(self.hand(p).iter().copied())
+            {
                 counts[usize::from(c)] += 1;
             }
         }
@@ -56,6 +61,8 @@ pub trait Observer {
     /// `false` lets the compiler drop every hook call.
     const ACTIVE: bool = true;
 
+    /// The deal, before the first battle (hands already drawn).
+    fn game_start(&mut self, _view: &View<'_>) {}
     fn battle_start(&mut self, _battle: u64) {}
     /// A prize card put face down under the battle (`prize = true`).
     fn prize(&mut self, _player: usize, _card: u8) {}

@@ -37,7 +37,11 @@ pub struct GameSeed {
 
 impl GameSeed {
     pub fn new(seed: u64, variant: u64, game: u64) -> GameSeed {
-        GameSeed { seed, variant, game }
+        GameSeed {
+            seed,
+            variant,
+            game,
+        }
     }
 }
 

@@ -164,7 +164,11 @@ pub struct OptionError {
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.value {
-            None => write!(f, "unknown rule option `{}`; the options are: {}", self.key, self.allowed),
+            None => write!(
+                f,
+                "unknown rule option `{}`; the options are: {}",
+                self.key, self.allowed
+            ),
             Some(v) => write!(
                 f,
                 "rule option `{}` cannot be `{}`; allowed: {}",
@@ -179,16 +183,31 @@ impl std::error::Error for OptionError {}
 /// Every option name with its allowed values, in RULES.md order.
 pub const OPTIONS: &[(&str, &str)] = &[
     ("players", "2, 3, 4"),
-    ("deck", "standard52, piquet36, jokers54, custom (with `ranks` and `suits`)"),
+    (
+        "deck",
+        "standard52, piquet36, jokers54, custom (with `ranks` and `suits`)",
+    ),
     ("decks", "a number of copies of the deck, 1..=16"),
     ("ranks", "with deck = custom: the number of ranks, 2..=250"),
     ("suits", "with deck = custom: cards of each rank, 1..=64"),
-    ("ranking", "aces-high, aces-low, peasant, low-beats-high, low-wins"),
-    ("low_rank", "with ranking = low-beats-high: the rank that beats the ace (default 2)"),
-    ("war_down", "a number 0..=64, by-rank, or a table like `J=1,Q=2,K=3,A=4`"),
+    (
+        "ranking",
+        "aces-high, aces-low, peasant, low-beats-high, low-wins",
+    ),
+    (
+        "low_rank",
+        "with ranking = low-beats-high: the rank that beats the ace (default 2)",
+    ),
+    (
+        "war_down",
+        "a number 0..=64, by-rank, or a table like `J=1,Q=2,K=3,A=4`",
+    ),
     ("chained_war", "repeat, flip-one"),
     ("short_war", "all-but-last, last-card-up, lose"),
-    ("pickup", "shuffled, winner-first, loser-first, played, seat, rank-desc, rank-asc"),
+    (
+        "pickup",
+        "shuffled, winner-first, loser-first, played, seat, rank-desc, rank-asc",
+    ),
     ("pile", "single, two-pile"),
     ("on_empty", "with pile = two-pile: turn-over, shuffle, lose"),
     ("battle_limit", "none or a number of battles ≥ 1"),
@@ -197,10 +216,22 @@ pub const OPTIONS: &[(&str, &str)] = &[
     ("min_cards", "none or a number of cards ≥ 1"),
     ("prize", "false, true"),
     ("war_cause_to_loser", "false, true"),
-    ("hand", "0..=8 cards held in hand (Arneson's variant uses 3)"),
-    ("hand_policy", "random, highest, lowest, median, or one per seat: `highest,random`"),
-    ("speed", "none or a probability 0 < p ≤ 1 that seat 0 grabs a battle"),
-    ("safety_cap", "a number of battles (default 1000000), or none for deterministic rules"),
+    (
+        "hand",
+        "0..=8 cards held in hand (Arneson's variant uses 3)",
+    ),
+    (
+        "hand_policy",
+        "random, highest, lowest, median, or one per seat: `highest,random`",
+    ),
+    (
+        "speed",
+        "none or a probability 0 < p ≤ 1 that seat 0 grabs a battle",
+    ),
+    (
+        "safety_cap",
+        "a number of battles (default 1000000), or none for deterministic rules",
+    ),
 ];
 
 fn allowed(key: &str) -> String {
@@ -212,13 +243,14 @@ fn allowed(key: &str) -> String {
 }
 
 fn option_names() -> String {
-    OPTIONS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+    OPTIONS
+        .iter()
+        .map(|(k, _)| *k)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-fn parse_none_or<T: std::str::FromStr>(v: &str, min: T) -> Result<Option<T>, ()>
-where
-    T: PartialOrd,
-{
+fn parse_none_or<T: std::str::FromStr + PartialOrd>(v: &str, min: T) -> Result<Option<T>, ()> {
     if v == "none" {
         return Ok(None);
     }
@@ -519,10 +551,16 @@ impl RuleOptions {
         if let Some(p) = &self.hand_policy {
             out.push((
                 "hand_policy",
-                p.iter().map(|p| policy_name(*p)).collect::<Vec<_>>().join(","),
+                p.iter()
+                    .map(|p| policy_name(*p))
+                    .collect::<Vec<_>>()
+                    .join(","),
             ));
         }
-        out.push(("speed", self.speed.map_or("none".to_string(), |p| p.to_string())));
+        out.push((
+            "speed",
+            self.speed.map_or("none".to_string(), |p| p.to_string()),
+        ));
         out.push(("safety_cap", none_or(self.safety_cap)));
         out
     }
@@ -547,7 +585,12 @@ pub struct RulesError {
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid rules ({}): {}", self.options.join(" + "), self.message)
+        write!(
+            f,
+            "invalid rules ({}): {}",
+            self.options.join(" + "),
+            self.message
+        )
     }
 }
 
@@ -631,16 +674,25 @@ impl Rules {
                 suits: suits.unwrap_or(4),
             },
             (DeckKind::Custom { .. }, None, _) => {
-                return Err(err(&["deck", "ranks"], "deck = custom needs `ranks` (and optionally `suits`, default 4)"));
+                return Err(err(
+                    &["deck", "ranks"],
+                    "deck = custom needs `ranks` (and optionally `suits`, default 4)",
+                ));
             }
             (_, Some(_), _) | (_, _, Some(_)) => {
-                return Err(err(&["deck", "ranks", "suits"], "`ranks` and `suits` only go with deck = custom"));
+                return Err(err(
+                    &["deck", "ranks", "suits"],
+                    "`ranks` and `suits` only go with deck = custom",
+                ));
             }
             (d, None, None) => d.clone(),
         };
         let specs = deck.ranks();
         let french = deck.is_french();
-        let needs_ace = matches!(o.ranking, Ranking::AcesLow | Ranking::Peasant | Ranking::LowBeatsHigh);
+        let needs_ace = matches!(
+            o.ranking,
+            Ranking::AcesLow | Ranking::Peasant | Ranking::LowBeatsHigh
+        );
         if needs_ace && !french {
             return Err(err(
                 &["ranking", "deck"],
@@ -648,10 +700,16 @@ impl Rules {
             ));
         }
         if o.ranking == Ranking::Peasant && !specs.iter().any(|s| s.label == "2") {
-            return Err(err(&["ranking", "deck"], "peasant ranking needs a deck with 2s"));
+            return Err(err(
+                &["ranking", "deck"],
+                "peasant ranking needs a deck with 2s",
+            ));
         }
         if o.low_rank.is_some() && o.ranking != Ranking::LowBeatsHigh {
-            return Err(err(&["low_rank", "ranking"], "`low_rank` only goes with ranking = low-beats-high"));
+            return Err(err(
+                &["low_rank", "ranking"],
+                "`low_rank` only goes with ranking = low-beats-high",
+            ));
         }
         // Order the ranks by value: value order = strength for transitive rankings, and the
         // natural order of the ranking otherwise.
@@ -660,7 +718,10 @@ impl Rules {
             Ranking::AcesHigh | Ranking::LowBeatsHigh => {}
             Ranking::AcesLow | Ranking::Peasant => {
                 // Move the ace below the 2 (jokers stay on top).
-                let ace = specs.iter().position(|s| s.is_ace).expect("French decks have aces");
+                let ace = specs
+                    .iter()
+                    .position(|s| s.is_ace)
+                    .expect("French decks have aces");
                 order.remove(ace);
                 order.insert(0, ace);
             }
@@ -669,13 +730,19 @@ impl Rules {
         let cards = CardSet {
             labels: order.iter().map(|&i| specs[i].label.clone()).collect(),
             numbers: order.iter().map(|&i| specs[i].number).collect(),
-            copies: order.iter().map(|&i| specs[i].copies * u32::from(o.decks)).collect(),
+            copies: order
+                .iter()
+                .map(|&i| specs[i].copies * u32::from(o.decks))
+                .collect(),
             french,
         };
         let values = cards.values();
         let total = cards.total();
         if total > 16_384 {
-            return Err(err(&["deck", "decks"], format!("{total} cards is more than the 16384 the engine supports")));
+            return Err(err(
+                &["deck", "decks"],
+                format!("{total} cards is more than the 16384 the engine supports"),
+            ));
         }
         let players = usize::from(o.players);
         let per_player = total / players;
@@ -694,7 +761,10 @@ impl Rules {
                 if !cards.labels.contains(&low) || low == "A" || low == "JK" {
                     return Err(err(
                         &["low_rank"],
-                        format!("`{low}` is not a rank below the ace in this deck; allowed: {}", cards.labels.join(" ")),
+                        format!(
+                            "`{low}` is not a rank below the ace in this deck; allowed: {}",
+                            cards.labels.join(" ")
+                        ),
                     ));
                 }
                 let mut beats = vec![false; values * values];
@@ -738,7 +808,10 @@ impl Rules {
                     let v = cards.labels.iter().position(|l| l == rank).ok_or_else(|| {
                         err(
                             &["war_down"],
-                            format!("rank `{rank}` is not in this deck; ranks: {}", cards.labels.join(" ")),
+                            format!(
+                                "rank `{rank}` is not in this deck; ranks: {}",
+                                cards.labels.join(" ")
+                            ),
                         )
                     })?;
                     per[v] = *count;
@@ -748,7 +821,10 @@ impl Rules {
         };
         let two_pile = match (o.pile, o.on_empty) {
             (Pile::Single, Some(_)) => {
-                return Err(err(&["on_empty", "pile"], "`on_empty` only goes with pile = two-pile"));
+                return Err(err(
+                    &["on_empty", "pile"],
+                    "`on_empty` only goes with pile = two-pile",
+                ));
             }
             (Pile::Single, None) => None,
             (Pile::TwoPile, e) => Some(e.unwrap_or(OnEmpty::Shuffle)),
@@ -763,7 +839,10 @@ impl Rules {
             if t as usize > per_player * players {
                 return Err(err(
                     &["target_cards", "players", "deck"],
-                    format!("target_cards must be at most the {} cards in play", per_player * players),
+                    format!(
+                        "target_cards must be at most the {} cards in play",
+                        per_player * players
+                    ),
                 ));
             }
         }
@@ -771,7 +850,9 @@ impl Rules {
             if m as usize > per_player {
                 return Err(err(
                     &["min_cards", "players", "deck"],
-                    format!("min_cards must be at most the {per_player} cards each player starts with"),
+                    format!(
+                        "min_cards must be at most the {per_player} cards each player starts with"
+                    ),
                 ));
             }
         }
@@ -779,17 +860,27 @@ impl Rules {
         let mut policies = [Policy::Random; 4];
         match (&o.hand_policy, hand) {
             (Some(_), 0) => {
-                return Err(err(&["hand_policy", "hand"], "`hand_policy` needs hand ≥ 1"));
+                return Err(err(
+                    &["hand_policy", "hand"],
+                    "`hand_policy` needs hand ≥ 1",
+                ));
             }
             (Some(list), _) => {
                 if list.len() != 1 && list.len() != players {
                     return Err(err(
                         &["hand_policy", "players"],
-                        format!("give one policy, or one per seat ({players}); got {}", list.len()),
+                        format!(
+                            "give one policy, or one per seat ({players}); got {}",
+                            list.len()
+                        ),
                     ));
                 }
                 for (p, slot) in policies.iter_mut().enumerate() {
-                    *slot = list[if list.len() == 1 { 0 } else { p.min(list.len() - 1) }];
+                    *slot = list[if list.len() == 1 {
+                        0
+                    } else {
+                        p.min(list.len() - 1)
+                    }];
                 }
             }
             (None, _) => {}

@@ -73,13 +73,20 @@ const SETS: &[&[(&str, &str)]] = &[
     &[("hand", "3"), ("hand_policy", "highest,lowest")],
     &[("hand", "3"), ("hand_policy", "median"), ("players", "4")],
     &[("speed", "0.2")],
-    &[("players", "4"), ("decks", "3"), ("hand", "3"), ("prize", "true"), ("pile", "two-pile")],
+    &[
+        ("players", "4"),
+        ("decks", "3"),
+        ("hand", "3"),
+        ("prize", "true"),
+        ("pile", "two-pile"),
+    ],
 ];
 
 #[test]
 fn playing_allocates_nothing_after_setup() {
     for pairs in SETS {
-        let rules = Rules::from_pairs(pairs.iter().copied()).unwrap_or_else(|e| panic!("{pairs:?}: {e}"));
+        let rules =
+            Rules::from_pairs(pairs.iter().copied()).unwrap_or_else(|e| panic!("{pairs:?}: {e}"));
         let mut engine = Engine::new(&rules);
         let before = allocations();
         let mut battles = 0;
@@ -87,7 +94,12 @@ fn playing_allocates_nothing_after_setup() {
             battles += engine.play(GameSeed::new(11, 0, g)).battles;
         }
         let after = allocations();
-        assert_eq!(after - before, 0, "{pairs:?}: {} allocations in {GAMES} games", after - before);
+        assert_eq!(
+            after - before,
+            0,
+            "{pairs:?}: {} allocations in {GAMES} games",
+            after - before
+        );
         assert!(battles > 0);
     }
 }

@@ -26,7 +26,14 @@ fn spivey_deal_cycles() {
     let cycle = rec.cycle.expect("a cycle has its period and start");
     // The period and start this engine finds for Spivey's deal (the deal is itself on the
     // cycle, so the loop starts at battle 0).
-    assert_eq!(cycle, Cycle { start: CYCLE_START, period: CYCLE_PERIOD }, "{rec:?}");
+    assert_eq!(
+        cycle,
+        Cycle {
+            start: CYCLE_START,
+            period: CYCLE_PERIOD
+        },
+        "{rec:?}"
+    );
     assert_eq!(rec.battles, cycle.start + cycle.period);
     assert_eq!(rec.wars, 0, "all ranks distinct: no war ever");
 }
@@ -38,8 +45,16 @@ const CYCLE_PERIOD: u64 = 31_920;
 #[test]
 fn spivey_period_by_naive_simulation() {
     use std::collections::VecDeque;
-    let p0: VecDeque<u32> = [26, 46, 1, 7, 8, 27, 9, 28, 29, 47, 2, 10, 11, 30, 12, 31, 32, 48, 3, 13, 14, 33, 15, 34, 35, 49].into();
-    let p1: VecDeque<u32> = [16, 36, 17, 37, 38, 50, 4, 18, 19, 39, 20, 40, 41, 51, 5, 21, 22, 42, 23, 43, 44, 52, 6, 24, 25, 45].into();
+    let p0: VecDeque<u32> = [
+        26, 46, 1, 7, 8, 27, 9, 28, 29, 47, 2, 10, 11, 30, 12, 31, 32, 48, 3, 13, 14, 33, 15, 34,
+        35, 49,
+    ]
+    .into();
+    let p1: VecDeque<u32> = [
+        16, 36, 17, 37, 38, 50, 4, 18, 19, 39, 20, 40, 41, 51, 5, 21, 22, 42, 23, 43, 44, 52, 6,
+        24, 25, 45,
+    ]
+    .into();
     let (mut a, mut b) = (p0.clone(), p1.clone());
     for battle in 1..=CYCLE_PERIOD {
         let (x, y) = (a.pop_front().unwrap(), b.pop_front().unwrap());
@@ -52,7 +67,11 @@ fn spivey_period_by_naive_simulation() {
         }
         assert!(!a.is_empty() && !b.is_empty());
         let back = a == p0 && b == p1;
-        assert_eq!(back, battle == CYCLE_PERIOD, "the deal recurs first at battle {battle}");
+        assert_eq!(
+            back,
+            battle == CYCLE_PERIOD,
+            "the deal recurs first at battle {battle}"
+        );
     }
 }
 
@@ -74,7 +93,10 @@ fn cycles_found_under_deterministic_pickup() {
             assert!(rec.cycle.is_none());
         }
     }
-    assert!(cycles > 0, "pickup=seat with one card down loops in some deals");
+    assert!(
+        cycles > 0,
+        "pickup=seat with one card down loops in some deals"
+    );
 }
 
 /// Random rules never report a cycle.

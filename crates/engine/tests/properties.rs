@@ -6,20 +6,41 @@ use warlab_engine::{EndReason, Engine, GameRecord, GameSeed, Observer, Rules, Vi
 /// Random rule options: any combination; the invalid ones are filtered by `Rules::new`.
 fn options() -> impl Strategy<Value = Vec<(String, String)>> {
     let pick = |key: &'static str, values: &'static [&'static str]| {
-        proptest::option::of(proptest::sample::select(values)).prop_map(move |v| v.map(|v| (key.to_string(), v.to_string())))
+        proptest::option::of(proptest::sample::select(values))
+            .prop_map(move |v| v.map(|v| (key.to_string(), v.to_string())))
     };
     (
         (
             pick("players", &["2", "3", "4"]),
             pick("deck", &["standard52", "piquet36", "jokers54"]),
             pick("decks", &["1", "2"]),
-            pick("ranking", &["aces-high", "aces-low", "peasant", "low-beats-high", "low-wins"]),
+            pick(
+                "ranking",
+                &[
+                    "aces-high",
+                    "aces-low",
+                    "peasant",
+                    "low-beats-high",
+                    "low-wins",
+                ],
+            ),
             pick("war_down", &["0", "1", "2", "3", "5", "by-rank", "K=1,A=2"]),
             pick("chained_war", &["repeat", "flip-one"]),
             pick("short_war", &["all-but-last", "last-card-up", "lose"]),
         ),
         (
-            pick("pickup", &["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"]),
+            pick(
+                "pickup",
+                &[
+                    "shuffled",
+                    "winner-first",
+                    "loser-first",
+                    "played",
+                    "seat",
+                    "rank-desc",
+                    "rank-asc",
+                ],
+            ),
             pick("pile", &["single", "two-pile"]),
             pick("on_empty", &["turn-over", "shuffle", "lose"]),
             pick("battle_limit", &["none", "50", "500"]),
@@ -36,10 +57,13 @@ fn options() -> impl Strategy<Value = Vec<(String, String)>> {
         ),
     )
         .prop_map(|(a, b, c)| {
-            let mut v: Vec<(String, String)> = [a.0, a.1, a.2, a.3, a.4, a.5, a.6, b.0, b.1, b.2, b.3, b.4, b.5, b.6, c.0, c.1, c.2, c.3, c.4]
-                .into_iter()
-                .flatten()
-                .collect();
+            let mut v: Vec<(String, String)> = [
+                a.0, a.1, a.2, a.3, a.4, a.5, a.6, b.0, b.1, b.2, b.3, b.4, b.5, b.6, c.0, c.1,
+                c.2, c.3, c.4,
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             // Keep random games short enough for a test.
             v.push(("safety_cap".into(), "20000".into()));
             v
@@ -61,18 +85,20 @@ impl Observer for Conservation {
     fn battle_end(&mut self, _w: Option<usize>, _pot: usize, v: &View<'_>) {
         self.battles += 1;
         let counts = v.value_counts(self.values);
-        assert_eq!(counts, self.expect, "cards not conserved after battle {}", self.battles);
+        assert_eq!(
+            counts, self.expect,
+            "cards not conserved after battle {}",
+            self.battles
+        );
     }
 }
 
-/// Keeps the cards held after the first battle (nothing is on the table between battles).
+/// Keeps the cards dealt.
 struct First(Option<Vec<usize>>, usize);
 
 impl Observer for First {
-    fn battle_end(&mut self, _w: Option<usize>, _pot: usize, v: &View<'_>) {
-        if self.0.is_none() {
-            self.0 = Some(v.value_counts(self.1));
-        }
+    fn game_start(&mut self, v: &View<'_>) {
+        self.0 = Some(v.value_counts(self.1));
     }
 }
 
@@ -93,7 +119,9 @@ fn check_record(rules: &Rules, rec: &GameRecord) {
             assert_eq!(rec.winner, None);
             assert_eq!(Some(rec.battles), rules.safety_cap());
         }
-        EndReason::AllCards | EndReason::Forfeit | EndReason::WarsToWin => assert!(rec.winner.is_some()),
+        EndReason::AllCards | EndReason::Forfeit | EndReason::WarsToWin => {
+            assert!(rec.winner.is_some())
+        }
         EndReason::DrawInWar => assert_eq!(rec.winner, None),
         EndReason::BattleLimit | EndReason::Target | EndReason::MinCards => {}
     }
@@ -113,7 +141,7 @@ proptest! {
         let mut engine = Engine::new(&rules);
         for g in 0..3 {
             let id = GameSeed::new(seed, 0, g);
-            // Learn the dealt multiset after the first battle, then check every battle.
+            // Learn the dealt multiset, then check it after every battle.
             let mut first = First(None, rules.cards().values());
             let rec_a = engine.play_observed(id, &mut first);
             let Some(start) = first.0 else { continue };

@@ -17,11 +17,18 @@ fn rules_md_worked_example() {
     assert_eq!(b[1].wars, 1);
     assert_eq!(b[1].down, vec![(0, 3, 1), (1, 3, 1)], "3 down each");
     assert_eq!(b[1].up[2..], [(0, "K".into(), 1), (1, "4".into(), 1)]);
-    assert_eq!((b[1].winner, b[1].pot), (Some(0), 10), "K♥ takes all 10 cards");
+    assert_eq!(
+        (b[1].winner, b[1].pot),
+        (Some(0), 10),
+        "K♥ takes all 10 cards"
+    );
     assert_eq!((b[2].winner, b[2].pot), (Some(0), 2), "aces high");
     assert_eq!(rec.end, EndReason::AllCards);
     assert_eq!(rec.winner, Some(0));
-    assert_eq!((rec.battles, rec.wars, rec.deepest_war, rec.cards_turned), (3, 1, 1, 14));
+    assert_eq!(
+        (rec.battles, rec.wars, rec.deepest_war, rec.cards_turned),
+        (3, 1, 1, 14)
+    );
 }
 
 #[test]
@@ -59,7 +66,10 @@ fn short_last_card_up() {
 fn short_lose_is_a_forfeit() {
     let (rec, log) = play(&[SEAT, ("short_war", "lose")], SHORT_DEAL);
     assert_eq!(log.battles[0].dropped, vec![(0, true)]);
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::Forfeit, Some(1), 1));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::Forfeit, Some(1), 1)
+    );
 }
 
 #[test]
@@ -74,12 +84,20 @@ fn out_of_cards_in_a_war_loses() {
 fn both_out_in_one_war_is_a_draw() {
     let (rec, log) = play(&[SEAT], "7S / 7H");
     assert_eq!((rec.end, rec.winner), (EndReason::DrawInWar, None));
-    assert_eq!(log.battles[0].cards, vec![1, 1], "each takes back their own cards");
+    assert_eq!(
+        log.battles[0].cards,
+        vec![1, 1],
+        "each takes back their own cards"
+    );
     // Same through the fast loop (no observer) and with all-but-last short stacks.
     let r = rules(&[]);
     let deal = Deal::parse(&r, "7S 2C / 7H").unwrap();
     let rec = Engine::new(&r).play_deal(&deal, GameSeed::new(0, 0, 0));
-    assert_eq!((rec.end, rec.winner), (EndReason::AllCards, Some(0)), "seat 1 has no war card");
+    assert_eq!(
+        (rec.end, rec.winner),
+        (EndReason::AllCards, Some(0)),
+        "seat 1 has no war card"
+    );
     let deal = Deal::parse(&r, "7S / 7H").unwrap();
     let rec = Engine::new(&r).play_deal(&deal, GameSeed::new(0, 0, 0));
     assert_eq!((rec.end, rec.winner), (EndReason::DrawInWar, None));
@@ -88,7 +106,10 @@ fn both_out_in_one_war_is_a_draw() {
 // ---- chained_war ----
 #[test]
 fn chained_war_repeat() {
-    let (rec, log) = play(&[SEAT], "5S 2C 3C 4C 9S 6C 7C 8C AS / 5H 2D 3D 4D 9H 6D 7D 8D KS");
+    let (rec, log) = play(
+        &[SEAT],
+        "5S 2C 3C 4C 9S 6C 7C 8C AS / 5H 2D 3D 4D 9H 6D 7D 8D KS",
+    );
     let b = &log.battles[0];
     assert_eq!(b.wars, 2);
     assert_eq!(b.down, vec![(0, 3, 1), (1, 3, 1), (0, 3, 2), (1, 3, 2)]);
@@ -99,9 +120,22 @@ fn chained_war_repeat() {
 #[test]
 fn chained_war_flip_one() {
     // After the first war, ties are broken one face-up card at a time: 9/9, then 6/6, then A/K.
-    let (rec, log) = play(&[SEAT, ("chained_war", "flip-one")], "5S 2C 3C 4C 9S 6C AS / 5H 2D 3D 4D 9H 6D KS");
+    let (rec, log) = play(
+        &[SEAT, ("chained_war", "flip-one")],
+        "5S 2C 3C 4C 9S 6C AS / 5H 2D 3D 4D 9H 6D KS",
+    );
     let b = &log.battles[0];
-    assert_eq!(b.down, vec![(0, 3, 1), (1, 3, 1), (0, 0, 2), (1, 0, 2), (0, 0, 3), (1, 0, 3)]);
+    assert_eq!(
+        b.down,
+        vec![
+            (0, 3, 1),
+            (1, 3, 1),
+            (0, 0, 2),
+            (1, 0, 2),
+            (0, 0, 3),
+            (1, 0, 3)
+        ]
+    );
     assert_eq!((b.winner, b.pot), (Some(0), 14));
     assert_eq!((rec.wars, rec.deepest_war), (3, 3));
 }
@@ -109,11 +143,22 @@ fn chained_war_flip_one() {
 // ---- players ----
 #[test]
 fn three_player_war_while_third_waits() {
-    let (_, log) = play(&[SEAT, ("players", "3"), ("war_down", "1")], "8S 2C KC / 8H 3D 4D / 5C 6C 7C");
+    let (_, log) = play(
+        &[SEAT, ("players", "3"), ("war_down", "1")],
+        "8S 2C KC / 8H 3D 4D / 5C 6C 7C",
+    );
     let b = &log.battles[0];
-    assert_eq!(b.down, vec![(0, 1, 1), (1, 1, 1)], "only the tied seats fight");
+    assert_eq!(
+        b.down,
+        vec![(0, 1, 1), (1, 1, 1)],
+        "only the tied seats fight"
+    );
     assert_eq!(b.up.len(), 5);
-    assert_eq!((b.winner, b.pot), (Some(0), 7), "the waiting seat's 5 goes to the war's winner");
+    assert_eq!(
+        (b.winner, b.pot),
+        (Some(0), 7),
+        "the waiting seat's 5 goes to the war's winner"
+    );
     assert_eq!(b.cards, vec![7, 0, 2]);
     // Seat-order pick-up, layer by layer: 8 8 5 / 2 3 / K 4.
     assert_eq!(b.stacks[0], s("8 8 5 2 3 K 4"));
@@ -143,16 +188,33 @@ fn peasant_two_beats_king_ace_beats_two() {
 fn aces_low_and_low_beats_high() {
     let (_, log) = play(&[SEAT, ("ranking", "aces-low")], "AS 3C / 2H 4D");
     assert_eq!(log.battles[0].winner, Some(1), "aces low: 2 beats A");
-    let (_, log) = play(&[SEAT, ("ranking", "low-beats-high")], "2S 2C AC / AH 3D KD");
+    let (_, log) = play(
+        &[SEAT, ("ranking", "low-beats-high")],
+        "2S 2C AC / AH 3D KD",
+    );
     let w: Vec<_> = log.battles.iter().take(3).map(|b| b.winner).collect();
-    assert_eq!(w, vec![Some(0), Some(1), Some(0)], "2 beats A; 3 beats 2; A beats K");
-    let (_, log) = play(&[SEAT, ("ranking", "low-beats-high"), ("low_rank", "3")], "3S / AH 2D");
-    assert_eq!(log.battles[0].winner, Some(0), "a named low rank beats the ace");
+    assert_eq!(
+        w,
+        vec![Some(0), Some(1), Some(0)],
+        "2 beats A; 3 beats 2; A beats K"
+    );
+    let (_, log) = play(
+        &[SEAT, ("ranking", "low-beats-high"), ("low_rank", "3")],
+        "3S / AH 2D",
+    );
+    assert_eq!(
+        log.battles[0].winner,
+        Some(0),
+        "a named low rank beats the ace"
+    );
 }
 
 #[test]
 fn jokers_beat_aces_and_tie_each_other() {
-    let (_, log) = play(&[SEAT, ("deck", "jokers54"), ("decks", "2")], "JK JK 2C 3C 4C AS / AH JK 2D 3D 4D KS");
+    let (_, log) = play(
+        &[SEAT, ("deck", "jokers54"), ("decks", "2")],
+        "JK JK 2C 3C 4C AS / AH JK 2D 3D 4D KS",
+    );
     assert_eq!(log.battles[0].winner, Some(0));
     assert_eq!(log.battles[1].wars, 1, "joker vs joker is a war");
 }
@@ -162,7 +224,12 @@ fn deck_shapes() {
     assert_eq!(rules(&[("deck", "piquet36")]).cards_in_play(), 36);
     assert_eq!(rules(&[("deck", "jokers54")]).cards_in_play(), 54);
     assert_eq!(rules(&[("decks", "2")]).cards_in_play(), 104);
-    let custom = rules(&[("deck", "custom"), ("ranks", "64"), ("suits", "4"), ("decks", "2")]);
+    let custom = rules(&[
+        ("deck", "custom"),
+        ("ranks", "64"),
+        ("suits", "4"),
+        ("decks", "2"),
+    ]);
     assert_eq!(custom.cards_in_play(), 512);
     let rec = Engine::new(&custom).play(GameSeed::new(1, 0, 0));
     assert!(rec.battles > 0);
@@ -175,7 +242,10 @@ fn deck_shapes() {
 #[test]
 fn war_down_by_rank_and_table() {
     // A tie on 2s puts 2 cards down; on 3s, 3.
-    let (_, log) = play(&[SEAT, ("war_down", "by-rank")], "2S 3C 4C AS / 2H 5D 6D KS");
+    let (_, log) = play(
+        &[SEAT, ("war_down", "by-rank")],
+        "2S 3C 4C AS / 2H 5D 6D KS",
+    );
     assert_eq!(log.battles[0].down, vec![(0, 2, 1), (1, 2, 1)]);
     assert_eq!(log.battles[0].pot, 8);
     let (_, log) = play(&[SEAT, ("war_down", "2=1,3=0")], "2S 3C AS / 2H 5D KS");
@@ -208,7 +278,10 @@ fn pickup_orders() {
     expect.sort();
     assert_eq!(sorted, expect, "shuffled keeps the same cards");
     // `played` and `seat` differ when seat 1 wins: winner's card first vs seat 0's first.
-    let (_, log) = play(&[("pickup", "played")], "5S 2C 3C 4C KS 9C / 5H 2D 3D 4D AS");
+    let (_, log) = play(
+        &[("pickup", "played")],
+        "5S 2C 3C 4C KS 9C / 5H 2D 3D 4D AS",
+    );
     assert_eq!(log.battles[0].stacks[1], s("5 5 2 2 3 3 4 4 A K"));
     let (_, log) = play(&[("pickup", "seat")], "5S 2C 3C 4C KS 9C / 5H 2D 3D 4D AS");
     assert_eq!(log.battles[0].stacks[1], s("5 5 2 2 3 3 4 4 K A"));
@@ -238,23 +311,48 @@ fn two_pile_turn_over_plays_like_one_pile() {
         let id = GameSeed::new(3, 0, g);
         assert_eq!(a.play(id), b.play(id), "game {g}");
     }
-    let (rec, log) = play(&[SEAT, ("pile", "two-pile"), ("on_empty", "turn-over")], "5C / 3D 4D");
-    assert_eq!(log.battles[0].piles[0], s("5 3"), "won cards go to the won pile");
+    let (rec, log) = play(
+        &[SEAT, ("pile", "two-pile"), ("on_empty", "turn-over")],
+        "5C / 3D 4D",
+    );
+    assert_eq!(
+        log.battles[0].piles[0],
+        s("5 3"),
+        "won cards go to the won pile"
+    );
     assert_eq!(log.battles[0].stacks[0], Vec::<String>::new());
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::AllCards, Some(0), 2));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::AllCards, Some(0), 2)
+    );
 }
 
 #[test]
 fn two_pile_on_empty_shuffle_and_lose() {
-    let (rec, log) = play(&[SEAT, ("pile", "two-pile"), ("on_empty", "lose")], "5C / 3D 4D");
-    assert_eq!(log.battles[1].dropped, vec![(0, true)], "empty stack loses even with a won pile");
+    let (rec, log) = play(
+        &[SEAT, ("pile", "two-pile"), ("on_empty", "lose")],
+        "5C / 3D 4D",
+    );
+    assert_eq!(
+        log.battles[1].dropped,
+        vec![(0, true)],
+        "empty stack loses even with a won pile"
+    );
     assert_eq!((rec.end, rec.winner), (EndReason::Forfeit, Some(1)));
     let mut firsts = std::collections::BTreeSet::new();
     for seed in 0..64 {
-        let (_, log) = play_seeded(&[SEAT, ("pile", "two-pile"), ("on_empty", "shuffle")], "5C / 3D 4D", seed);
+        let (_, log) = play_seeded(
+            &[SEAT, ("pile", "two-pile"), ("on_empty", "shuffle")],
+            "5C / 3D 4D",
+            seed,
+        );
         firsts.insert(log.battles[1].up[0].1.clone());
     }
-    assert_eq!(firsts, ["3".to_string(), "5".to_string()].into(), "the won pile is shuffled");
+    assert_eq!(
+        firsts,
+        ["3".to_string(), "5".to_string()].into(),
+        "the won pile is shuffled"
+    );
 }
 
 // ---- endings ----
@@ -263,13 +361,25 @@ const END_DEAL: &str = "QS 8C 2C 3C 5C KH AD 7C / 9H 8D 2D 3D 5D 4S KC 7D";
 #[test]
 fn endings() {
     let (rec, _) = play(&[("battle_limit", "1")], END_DEAL);
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::BattleLimit, Some(0), 1));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::BattleLimit, Some(0), 1)
+    );
     let (rec, _) = play(&[("wars_to_win", "1")], END_DEAL);
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::WarsToWin, Some(0), 2));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::WarsToWin, Some(0), 2)
+    );
     let (rec, _) = play(&[("target_cards", "12")], END_DEAL);
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::Target, Some(0), 2));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::Target, Some(0), 2)
+    );
     let (rec, _) = play(&[("min_cards", "4")], END_DEAL);
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::MinCards, Some(0), 2));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::MinCards, Some(0), 2)
+    );
     // At the limit, equal counts are a draw.
     let (rec, _) = play(&[("battle_limit", "2")], "QS 2C / 9H 3D");
     assert_eq!((rec.end, rec.winner), (EndReason::BattleLimit, None));
@@ -279,7 +389,10 @@ fn endings() {
 fn safety_cap_is_reported() {
     let r = rules(&[("safety_cap", "10")]);
     let rec = Engine::new(&r).play(GameSeed::new(1, 0, 0));
-    assert_eq!((rec.end, rec.battles, rec.winner), (EndReason::Capped, 10, None));
+    assert_eq!(
+        (rec.end, rec.battles, rec.winner),
+        (EndReason::Capped, 10, None)
+    );
 }
 
 // ---- extras ----
@@ -288,17 +401,36 @@ fn prize_card() {
     let (_, log) = play(&[SEAT, ("prize", "true")], "4C QS 5C / 6D 9H 7D");
     let b = &log.battles;
     assert_eq!(b[0].prizes, vec![(0, "4".into()), (1, "6".into())]);
-    assert_eq!((b[0].winner, b[0].pot), (Some(0), 4), "the winner takes the prizes too");
-    assert_eq!(b[1].prizes, vec![(0, "5".into())], "a player with one card keeps it to play");
+    assert_eq!(
+        (b[0].winner, b[0].pot),
+        (Some(0), 4),
+        "the winner takes the prizes too"
+    );
+    assert_eq!(
+        b[1].prizes,
+        vec![(0, "5".into())],
+        "a player with one card keeps it to play"
+    );
     assert_eq!((b[1].winner, b[1].pot), (Some(1), 3));
 }
 
 #[test]
 fn war_cause_goes_to_loser() {
-    let (_, log) = play(&[SEAT, ("war_cause_to_loser", "true")], "5S 2C 3C 4C AS 9C / 5H 2D 3D 4D KS 9D");
+    let (_, log) = play(
+        &[SEAT, ("war_cause_to_loser", "true")],
+        "5S 2C 3C 4C AS 9C / 5H 2D 3D 4D KS 9D",
+    );
     let b = &log.battles[0];
-    assert_eq!(b.stacks[0], s("9 2 2 3 3 4 4 A K"), "the winner takes all but the two fives");
-    assert_eq!(b.stacks[1], s("9 5 5"), "the loser takes back the cards that caused the war");
+    assert_eq!(
+        b.stacks[0],
+        s("9 2 2 3 3 4 4 A K"),
+        "the winner takes all but the two fives"
+    );
+    assert_eq!(
+        b.stacks[1],
+        s("9 5 5"),
+        "the loser takes back the cards that caused the war"
+    );
 }
 
 #[test]
@@ -317,13 +449,20 @@ fn hand_of_three_policies() {
     assert_eq!(first("highest,lowest"), ("9".into(), "4".into(), Some(0)));
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..60 {
-        let (_, log) = play_seeded(&[SEAT, ("hand", "3"), ("hand_policy", "random")], deal, seed);
+        let (_, log) = play_seeded(
+            &[SEAT, ("hand", "3"), ("hand_policy", "random")],
+            deal,
+            seed,
+        );
         seen.insert(log.battles[0].up[0].1.clone());
     }
     assert_eq!(seen.len(), 3, "random picks any card of the hand: {seen:?}");
     // The played card is replaced from the stack.
     let (_, log) = play(&[SEAT, ("hand", "3"), ("hand_policy", "highest")], deal);
-    assert_eq!(log.battles[1].up[0].1, "5", "hand 2 3 5 after refilling with the 3");
+    assert_eq!(
+        log.battles[1].up[0].1, "5",
+        "hand 2 3 5 after refilling with the 3"
+    );
 }
 
 #[test]
@@ -338,41 +477,81 @@ fn speed_grab() {
 fn option_errors_name_the_option_and_the_allowed_values() {
     let mut o = RuleOptions::default();
     let e = o.set("pickup", "sideways").unwrap_err().to_string();
-    assert!(e.contains("pickup") && e.contains("winner-first") && e.contains("sideways"), "{e}");
+    assert!(
+        e.contains("pickup") && e.contains("winner-first") && e.contains("sideways"),
+        "{e}"
+    );
     let e = o.set("pikcup", "seat").unwrap_err().to_string();
-    assert!(e.contains("unknown rule option") && e.contains("pickup"), "{e}");
-    let e = Rules::from_pairs([("on_empty", "shuffle")]).unwrap_err().to_string();
+    assert!(
+        e.contains("unknown rule option") && e.contains("pickup"),
+        "{e}"
+    );
+    let e = Rules::from_pairs([("on_empty", "shuffle")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("on_empty") && e.contains("pile"), "{e}");
-    let e = Rules::from_pairs([("players", "3"), ("war_cause_to_loser", "true")]).unwrap_err().to_string();
-    assert!(e.contains("war_cause_to_loser") && e.contains("players"), "{e}");
-    let e = Rules::from_pairs([("safety_cap", "none")]).unwrap_err().to_string();
+    let e = Rules::from_pairs([("players", "3"), ("war_cause_to_loser", "true")])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("war_cause_to_loser") && e.contains("players"),
+        "{e}"
+    );
+    let e = Rules::from_pairs([("safety_cap", "none")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("safety_cap"), "{e}");
     assert!(Rules::from_pairs([("safety_cap", "none"), ("pickup", "seat")]).is_ok());
     let e = Rules::from_pairs([("deck", "custom"), ("ranks", "20"), ("ranking", "peasant")])
         .unwrap_err()
         .to_string();
     assert!(e.contains("ranking") && e.contains("deck"), "{e}");
-    let e = Rules::from_pairs([("hand_policy", "highest")]).unwrap_err().to_string();
+    let e = Rules::from_pairs([("hand_policy", "highest")])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("hand"), "{e}");
 }
 
 #[test]
 fn options_round_trip_through_text() {
-    let r = rules(&[("pickup", "seat"), ("war_down", "by-rank"), ("hand", "3"), ("hand_policy", "highest,random")]);
+    let r = rules(&[
+        ("pickup", "seat"),
+        ("war_down", "by-rank"),
+        ("hand", "3"),
+        ("hand_policy", "highest,random"),
+    ]);
     let mut o = RuleOptions::default();
     for (k, v) in r.options().to_pairs() {
         o.set(k, &v).unwrap();
     }
     assert_eq!(&o, r.options());
-    assert_eq!(r.to_string(), "war_down=by-rank,pickup=seat,hand=3,hand_policy=highest,random");
+    assert_eq!(
+        r.to_string(),
+        "war_down=by-rank,pickup=seat,hand=3,hand_policy=highest,random"
+    );
     assert_eq!(Rules::classic().to_string(), "classic");
 }
 
 #[test]
 fn deck_order_deals_one_at_a_time() {
-    let r = rules(&[("deck", "custom"), ("ranks", "3"), ("suits", "2"), ("players", "2")]);
+    let r = rules(&[
+        ("deck", "custom"),
+        ("ranks", "3"),
+        ("suits", "2"),
+        ("players", "2"),
+    ]);
     let d = Deal::from_deck_order(&r, "1 2 3 1 2 3").unwrap();
     assert_eq!(d.to_text(&r), "1 3 2 / 2 1 3");
-    assert!(Deal::parse(&r, "1 1 1 / 2").unwrap_err().to_string().contains("more `1` cards"));
-    assert!(Deal::parse(&r, "9 / 2").unwrap_err().to_string().contains("ranks are"));
+    assert!(
+        Deal::parse(&r, "1 1 1 / 2")
+            .unwrap_err()
+            .to_string()
+            .contains("more `1` cards")
+    );
+    assert!(
+        Deal::parse(&r, "9 / 2")
+            .unwrap_err()
+            .to_string()
+            .contains("ranks are")
+    );
 }

@@ -53,7 +53,11 @@ impl Observer for Log {
         self.battles.last_mut().unwrap().grabbed = true;
     }
     fn battle_end(&mut self, winner: Option<usize>, pot: usize, v: &View<'_>) {
-        let lab = |cs: Vec<u8>| cs.into_iter().map(|c| self.labels[c as usize].clone()).collect::<Vec<_>>();
+        let lab = |cs: Vec<u8>| {
+            cs.into_iter()
+                .map(|c| self.labels[c as usize].clone())
+                .collect::<Vec<_>>()
+        };
         let stacks = (0..v.players()).map(|p| lab(v.stack(p))).collect();
         let piles = (0..v.players()).map(|p| lab(v.pile(p))).collect();
         let b = self.battles.last_mut().unwrap();
@@ -77,8 +81,13 @@ pub fn play(pairs: &[(&str, &str)], deal: &str) -> (GameRecord, Log) {
 pub fn play_seeded(pairs: &[(&str, &str)], deal: &str, seed: u64) -> (GameRecord, Log) {
     let rules = rules(pairs);
     let deal = Deal::parse(&rules, deal).unwrap_or_else(|e| panic!("{deal}: {e}"));
-    let labels = (0..rules.cards().values()).map(|v| rules.cards().label(v as u8).to_string()).collect();
-    let mut log = Log { labels, battles: Vec::new() };
+    let labels = (0..rules.cards().values())
+        .map(|v| rules.cards().label(v as u8).to_string())
+        .collect();
+    let mut log = Log {
+        labels,
+        battles: Vec::new(),
+    };
     let rec = Engine::new(&rules).play_deal_observed(&deal, GameSeed::new(seed, 0, 0), &mut log);
     (rec, log)
 }

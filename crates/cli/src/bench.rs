@@ -1,0 +1,120 @@
+//! `warlab bench`: engine throughput on one thread (thread CPU time) and on all threads (wall
+//! time), median of several repetitions.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use warlab_engine::{Engine, GameSeed, Rules};
+
+pub struct BenchConfig {
+    pub games: u64,
+    pub reps: usize,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+pub struct BenchResult {
+    pub games_per_s_1t: f64,
+    pub ns_per_battle_1t: f64,
+    pub games_per_s_all: f64,
+    pub battles_per_game: f64,
+    pub reps_1t: Vec<f64>,
+    pub reps_all: Vec<f64>,
+}
+
+/// CPU time of the calling thread: other load on the machine does not count against it.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid out-pointer; CLOCK_THREAD_CPUTIME_ID is supported on Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+pub fn run(
+    rules: &Rules,
+    cfg: &BenchConfig,
+    mut progress: impl FnMut(&str),
+) -> anyhow::Result<BenchResult> {
+    let mut engine = Engine::new(rules);
+    // Warm-up: caches, branch predictors, CPU frequency.
+    for g in 0..cfg.games.min(20_000) {
+        engine.play(GameSeed::new(cfg.seed, 1, g));
+    }
+    let mut rates = Vec::new();
+    let mut ns = Vec::new();
+    let mut bpg = Vec::new();
+    for rep in 0..cfg.reps {
+        let first = rep as u64 * cfg.games;
+        let t0 = thread_cpu_seconds();
+        let mut battles = 0u64;
+        for g in first..first + cfg.games {
+            battles += engine.play(GameSeed::new(cfg.seed, 0, g)).battles;
+        }
+        let dt = thread_cpu_seconds() - t0;
+        rates.push(cfg.games as f64 / dt);
+        ns.push(dt * 1e9 / battles as f64);
+        bpg.push(battles as f64 / cfg.games as f64);
+        progress(&format!(
+            "  1 thread, rep {}: {:>10.0} games/s  {:>6.2} ns/battle",
+            rep + 1,
+            rates[rep],
+            ns[rep]
+        ));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()?;
+    let total = cfg.games * cfg.threads as u64;
+    const CHUNK: u64 = 4096;
+    let mut all = Vec::new();
+    for rep in 0..cfg.reps {
+        let first = rep as u64 * total;
+        let t0 = Instant::now();
+        let battles: u64 = pool.install(|| {
+            (0..total.div_ceil(CHUNK))
+                .into_par_iter()
+                .map_init(
+                    || Engine::new(rules),
+                    |e, c| {
+                        let lo = first + c * CHUNK;
+                        let hi = (lo + CHUNK).min(first + total);
+                        (lo..hi)
+                            .map(|g| e.play(GameSeed::new(cfg.seed, 0, g)).battles)
+                            .sum::<u64>()
+                    },
+                )
+                .sum()
+        });
+        let dt = t0.elapsed().as_secs_f64();
+        std::hint::black_box(battles);
+        all.push(total as f64 / dt);
+        progress(&format!(
+            "  {} threads, rep {}: {:>10.0} games/s (wall)",
+            cfg.threads,
+            rep + 1,
+            all[rep]
+        ));
+    }
+    Ok(BenchResult {
+        games_per_s_1t: median(&mut rates.clone()),
+        ns_per_battle_1t: median(&mut ns),
+        games_per_s_all: median(&mut all.clone()),
+        battles_per_game: median(&mut bpg),
+        reps_1t: rates,
+        reps_all: all,
+    })
+}

@@ -1,0 +1,150 @@
+//! Rule options from the command line (`--rule k=v`) and from a TOML file (`--rules F`).
+//!
+//! Both go through `RuleOptions::set`, the one parser of option names and values; this module
+//! only adds where a bad value came from (file, line, column, key).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow, bail};
+use warlab_engine::{OPTIONS, RuleOptions, Rules};
+
+/// A problem with the user's input: printed as is, exit status 2.
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+pub fn input_error(msg: impl Into<String>) -> anyhow::Error {
+    anyhow!(InputError(msg.into()))
+}
+
+/// Builds rules from an optional TOML file, then `--rule` pairs on top.
+pub fn rules_from(file: Option<&Path>, pairs: &[String]) -> Result<Rules> {
+    let mut o = RuleOptions::default();
+    if let Some(path) = file {
+        apply_toml_file(&mut o, path)?;
+    }
+    for pair in pairs {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(input_error(format!(
+                "--rule `{pair}`: expected NAME=VALUE, e.g. --rule pickup=seat (see `warlab rules`)"
+            )));
+        };
+        o.set(k.trim(), v.trim())
+            .map_err(|e| input_error(format!("--rule {pair}: {e}")))?;
+    }
+    Rules::new(o).map_err(|e| input_error(e.to_string()))
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+/// Reads `name = value` lines (or a `[rules]` table) of a TOML file into `o`.
+pub fn apply_toml_file(o: &mut RuleOptions, path: &Path) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file = path.display();
+    let table: toml::Table = toml::from_str(&text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| line_col(&text, s.start))
+            .map(|(l, c)| format!(":{l}:{c}"))
+            .unwrap_or_default();
+        input_error(format!("{file}{at}: not valid TOML: {}", e.message()))
+    })?;
+    let spans: std::collections::BTreeMap<String, toml::Spanned<toml::Value>> =
+        toml::from_str(&text)
+            .ok()
+            .or_else(|| {
+                #[derive(serde::Deserialize)]
+                struct Wrapped {
+                    rules: std::collections::BTreeMap<String, toml::Spanned<toml::Value>>,
+                }
+                toml::from_str::<Wrapped>(&text).ok().map(|w| w.rules)
+            })
+            .unwrap_or_default();
+    let entries = match table.get("rules") {
+        Some(toml::Value::Table(t)) if table.len() == 1 => t.clone(),
+        _ => table,
+    };
+    for (key, value) in entries {
+        let (line, col) = spans
+            .get(&key)
+            .map_or((0, 0), |s| line_col(&text, s.span().start));
+        let at = format!("{file}:{line}:{col}: `{key}`");
+        let text_value = toml_to_option_text(&value).ok_or_else(|| {
+            input_error(format!(
+                "{at}: a list or this kind of value is not a rule option value; allowed: {}",
+                allowed(&key)
+            ))
+        })?;
+        o.set(&key, &text_value)
+            .map_err(|e| input_error(format!("{at}: {e}")))?;
+    }
+    Ok(())
+}
+
+fn allowed(key: &str) -> String {
+    OPTIONS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or_else(|| "(unknown option)".to_string(), |(_, a)| (*a).to_string())
+}
+
+/// The text form `RuleOptions::set` reads: strings as is, numbers and booleans printed, and an
+/// inline table (`war_down = { K = 1, A = 2 }`) as `K=1,A=2`.
+pub fn toml_to_option_text(v: &toml::Value) -> Option<String> {
+    match v {
+        toml::Value::String(s) => Some(s.clone()),
+        toml::Value::Integer(i) => Some(i.to_string()),
+        toml::Value::Float(f) => Some(f.to_string()),
+        toml::Value::Boolean(b) => Some(b.to_string()),
+        toml::Value::Table(t) => {
+            let mut out = String::new();
+            for (k, v) in t {
+                let toml::Value::Integer(n) = v else {
+                    return None;
+                };
+                if !out.is_empty() {
+                    out.push(',');
+                }
+                let _ = write!(out, "{k}={n}");
+            }
+            Some(out)
+        }
+        toml::Value::Array(_) | toml::Value::Datetime(_) => None,
+    }
+}
+
+/// `warlab rules`: every option with its allowed values and default.
+pub fn describe_options() -> String {
+    let defaults = RuleOptions::default().to_pairs();
+    let mut out =
+        String::from("Rule options (names as in RULES.md; set with --rule NAME=VALUE):\n\n");
+    for (k, allowed) in OPTIONS {
+        let default = defaults
+            .iter()
+            .find(|(d, _)| d == k)
+            .map_or("unset", |(_, v)| v.as_str());
+        let _ = writeln!(out, "  {k:<20} default {default:<12} allowed: {allowed}");
+    }
+    out
+}
+
+pub fn check_positive(name: &str, n: u64) -> Result<u64> {
+    if n == 0 {
+        bail!(InputError(format!("--{name} must be at least 1")));
+    }
+    Ok(n)
+}

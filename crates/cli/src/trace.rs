@@ -1,0 +1,308 @@
+//! `warlab trace`: one game, battle by battle, as text or JSON lines.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
+
+/// Collects one line per battle and writes it out as the game goes.
+pub struct Tracer<'a, W: Write> {
+    out: W,
+    json: bool,
+    rules: &'a Rules,
+    /// Battles to show: the record's count (a looping game is traced up to its first repeat).
+    show: u64,
+    battle: u64,
+    up: Vec<(usize, u8, u32)>,
+    down: Vec<(usize, usize, u32)>,
+    prizes: Vec<(usize, u8)>,
+    wars: Vec<(u32, u8, usize)>,
+    dropped: Vec<(usize, bool)>,
+    grabbed: bool,
+    pub error: Option<std::io::Error>,
+}
+
+fn seat_list(mask: u8) -> String {
+    (0..8)
+        .filter(|p| mask & (1 << p) != 0)
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+impl<'a, W: Write> Tracer<'a, W> {
+    pub fn new(out: W, json: bool, rules: &'a Rules, show: u64) -> Self {
+        Tracer {
+            out,
+            json,
+            rules,
+            show,
+            battle: 0,
+            up: Vec::new(),
+            down: Vec::new(),
+            prizes: Vec::new(),
+            wars: Vec::new(),
+            dropped: Vec::new(),
+            grabbed: false,
+            error: None,
+        }
+    }
+
+    fn label(&self, c: u8) -> &str {
+        self.rules.cards().label(c)
+    }
+
+    fn emit(&mut self, line: &str) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{line}") {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn stacks_text(&self, v: &View<'_>) -> String {
+        (0..v.players())
+            .map(|p| v.cards(p).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    pub fn finish(&mut self, rec: &GameRecord) {
+        let winner = rec.winner.map_or("none".to_string(), |w| w.to_string());
+        if self.json {
+            let cycle = rec.cycle.map_or("null".to_string(), |c| {
+                format!("{{\"start\":{},\"period\":{}}}", c.start, c.period)
+            });
+            let line = format!(
+                "{{\"type\":\"end\",\"end\":\"{}\",\"winner\":{},\"battles\":{},\"wars\":{},\"deepest_war\":{},\"cards_turned\":{},\"lead_changes\":{},\"cycle\":{}}}",
+                rec.end,
+                rec.winner.map_or("null".to_string(), |w| w.to_string()),
+                rec.battles,
+                rec.wars,
+                rec.deepest_war,
+                rec.cards_turned,
+                rec.lead_changes,
+                cycle
+            );
+            self.emit(&line);
+        } else {
+            let how = match rec.end {
+                EndReason::AllCards => format!("seat {winner} holds every card"),
+                EndReason::DrawInWar => "draw: every player in the war ran out at once".to_string(),
+                EndReason::Cycle => "the game loops forever (exact cycle)".to_string(),
+                EndReason::Capped => "stopped at the safety cap; no winner".to_string(),
+                EndReason::Forfeit => format!("forfeit; seat {winner} wins"),
+                other => format!("{other}; winner: {winner}"),
+            };
+            self.emit(&format!(
+                "end: {} after {} battles: {how}\n     wars {}, deepest chain {}, cards turned {}, lead changes {}",
+                rec.end, rec.battles, rec.wars, rec.deepest_war, rec.cards_turned, rec.lead_changes
+            ));
+            if let Some(c) = rec.cycle {
+                self.emit(&format!(
+                    "cycle: the state after battle {} recurs every {} battles",
+                    c.start, c.period
+                ));
+            }
+        }
+        let _ = self.out.flush();
+    }
+}
+
+impl<W: Write> Observer for Tracer<'_, W> {
+    fn game_start(&mut self, v: &View<'_>) {
+        let stacks: Vec<String> = (0..v.players())
+            .map(|p| {
+                let mut cards: Vec<u8> = v.hand(p).to_vec();
+                cards.extend(v.stack(p));
+                cards
+                    .iter()
+                    .map(|&c| self.label(c).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        if self.json {
+            let list = stacks
+                .iter()
+                .map(|s| json_str(s))
+                .collect::<Vec<_>>()
+                .join(",");
+            let line = format!(
+                "{{\"type\":\"deal\",\"rules\":{},\"stacks\":[{list}]}}",
+                json_str(&self.rules.to_string())
+            );
+            self.emit(&line);
+        } else {
+            self.emit(&format!("rules: {}", self.rules));
+            for (p, s) in stacks.iter().enumerate() {
+                self.emit(&format!("seat {p} ({} cards, top first): {s}", v.cards(p)));
+            }
+        }
+    }
+
+    fn battle_start(&mut self, battle: u64) {
+        self.battle = battle;
+        self.up.clear();
+        self.down.clear();
+        self.prizes.clear();
+        self.wars.clear();
+        self.dropped.clear();
+        self.grabbed = false;
+    }
+    fn prize(&mut self, p: usize, c: u8) {
+        self.prizes.push((p, c));
+    }
+    fn face_up(&mut self, p: usize, c: u8, d: u32) {
+        self.up.push((p, c, d));
+    }
+    fn war(&mut self, d: u32, players: u8, down: usize) {
+        self.wars.push((d, players, down));
+    }
+    fn face_down(&mut self, p: usize, n: usize, d: u32) {
+        self.down.push((p, n, d));
+    }
+    fn drop_out(&mut self, p: usize, forfeit: bool) {
+        self.dropped.push((p, forfeit));
+    }
+    fn grab(&mut self) {
+        self.grabbed = true;
+    }
+
+    fn battle_end(&mut self, winner: Option<usize>, pot: usize, v: &View<'_>) {
+        if self.battle > self.show {
+            return;
+        }
+        let depth_max = self.wars.len() as u32;
+        if self.json {
+            let up = self
+                .up
+                .iter()
+                .map(|&(p, c, d)| format!("[{p},{},{d}]", json_str(self.label(c))))
+                .collect::<Vec<_>>()
+                .join(",");
+            let down = self
+                .down
+                .iter()
+                .map(|&(p, n, d)| format!("[{p},{n},{d}]"))
+                .collect::<Vec<_>>()
+                .join(",");
+            let dropped = self
+                .dropped
+                .iter()
+                .map(|&(p, f)| format!("[{p},{f}]"))
+                .collect::<Vec<_>>()
+                .join(",");
+            let cards = (0..v.players())
+                .map(|p| v.cards(p).to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            let line = format!(
+                "{{\"type\":\"battle\",\"battle\":{},\"up\":[{up}],\"down\":[{down}],\"prizes\":{},\"wars\":{depth_max},\"dropped\":[{dropped}],\"grab\":{},\"winner\":{},\"pot\":{pot},\"cards\":[{cards}]}}",
+                self.battle,
+                self.prizes.len(),
+                self.grabbed,
+                winner.map_or("null".to_string(), |w| w.to_string()),
+            );
+            self.emit(&line);
+            return;
+        }
+        let mut line = format!("battle {:>5}: ", self.battle);
+        if !self.prizes.is_empty() {
+            let _ = write!(line, "[{} prize] ", self.prizes.len());
+        }
+        let mut depth = 0;
+        let mut first = true;
+        for &(p, c, d) in &self.up.clone() {
+            if d != depth {
+                depth = d;
+                if let Some(&(_, players, down)) = self.wars.get(d as usize - 1) {
+                    let _ = write!(
+                        line,
+                        " | WAR {d} seats {} ({down} down): ",
+                        seat_list(players)
+                    );
+                }
+                first = true;
+            }
+            if !first {
+                line.push_str(" vs ");
+            }
+            let _ = write!(line, "{}", self.label(c));
+            if self.rules.players() > 2 {
+                let _ = write!(line, "@{p}");
+            }
+            first = false;
+        }
+        if let Some(&(d, _, _)) = self.wars.last() {
+            if d > depth {
+                let _ = write!(line, " | WAR {d}");
+            }
+        }
+        for &(p, forfeit) in &self.dropped {
+            let _ = write!(
+                line,
+                " | seat {p} {}",
+                if forfeit {
+                    "forfeits"
+                } else {
+                    "is out of cards"
+                }
+            );
+        }
+        if self.grabbed {
+            line.push_str(" | seat 0 grabs");
+        }
+        match winner {
+            Some(w) => {
+                let _ = write!(line, " -> seat {w} takes {pot}");
+            }
+            None => line.push_str(" -> drawn war, cards go back"),
+        }
+        let _ = write!(line, "   [cards {}]", self.stacks_text(v));
+        self.emit(&line);
+    }
+}
+
+/// Plays the game twice: quietly for its record, then observed up to the record's battle count
+/// (a looping game's detection runs past the first repeat; the trace stops there).
+pub fn trace(
+    rules: &Rules,
+    deal: Option<&Deal>,
+    id: GameSeed,
+    json: bool,
+    out: impl Write,
+) -> std::io::Result<GameRecord> {
+    let mut engine = Engine::new(rules);
+    let rec = match deal {
+        Some(d) => engine.play_deal(d, id),
+        None => engine.play(id),
+    };
+    let mut tracer = Tracer::new(out, json, rules, rec.battles);
+    let again = match deal {
+        Some(d) => engine.play_deal_observed(d, id, &mut tracer),
+        None => engine.play_observed(id, &mut tracer),
+    };
+    debug_assert_eq!(again, rec);
+    tracer.finish(&rec);
+    match tracer.error.take() {
+        Some(e) => Err(e),
+        None => Ok(rec),
+    }
+}

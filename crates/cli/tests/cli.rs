@@ -1,0 +1,131 @@
+//! The `warlab` binary end to end.
+
+use std::process::Command;
+
+fn warlab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warlab"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn trace_worked_example() {
+    let (code, out, _) = warlab(&[
+        "trace",
+        "--deal",
+        "QS 8C 2C 3C 5C KH AD / 9H 8D 2D 3D 5D 4S KC",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Q vs 9 -> seat 0 takes 2"), "{out}");
+    assert!(
+        out.contains("WAR 1 seats 0,1 (3 down): K vs 4 -> seat 0 takes 10"),
+        "{out}"
+    );
+    assert!(out.contains("end: all_cards after 3 battles"), "{out}");
+}
+
+#[test]
+fn trace_json_lines() {
+    let (code, out, _) = warlab(&["trace", "--seed", "4", "--game", "2", "--json"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("{\"type\":\"deal\""));
+    assert!(lines.last().unwrap().starts_with("{\"type\":\"end\""));
+    let battles = lines
+        .iter()
+        .filter(|l| l.starts_with("{\"type\":\"battle\""))
+        .count();
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains(&format!("\"battles\":{battles},")),
+        "{}",
+        lines.last().unwrap()
+    );
+}
+
+#[test]
+fn trace_spivey_cycle() {
+    let (code, out, _) = warlab(&[
+        "trace",
+        "--rule",
+        "deck=custom",
+        "--rule",
+        "ranks=52",
+        "--rule",
+        "suits=1",
+        "--rule",
+        "ranking=low-wins",
+        "--rule",
+        "pickup=winner-first",
+        "--deal",
+        "26 46 1 7 8 27 9 28 29 47 2 10 11 30 12 31 32 48 3 13 14 33 15 34 35 49 / 16 36 17 37 38 50 4 18 19 39 20 40 41 51 5 21 22 42 23 43 44 52 6 24 25 45",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("cycle: the state after battle 0 recurs every 31920 battles"),
+        "{}",
+        &out[out.len().saturating_sub(400)..]
+    );
+}
+
+#[test]
+fn bad_rules_are_clear_errors_with_status_2() {
+    let (code, _, err) = warlab(&["trace", "--rule", "pickup=sideways"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("pickup") && err.contains("winner-first"),
+        "{err}"
+    );
+    let (code, _, err) = warlab(&["bench", "--rule", "on_empty=shuffle"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("on_empty") && err.contains("pile"), "{err}");
+    let dir = std::env::temp_dir().join(format!("warlab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("r.toml");
+    std::fs::write(&file, "pickup = \"seat\"\n\nwar_down = [1, 2]\n").unwrap();
+    let (code, _, err) = warlab(&["trace", "--rules", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("r.toml:3:12") && err.contains("war_down") && err.contains("by-rank"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_ends_with_a_json_line() {
+    let (code, out, _) = warlab(&["bench", "--games", "2000", "--reps", "3", "--threads", "2"]);
+    assert_eq!(code, 0);
+    let last = out.lines().last().unwrap();
+    for key in [
+        "\"games_per_s_1t\":",
+        "\"ns_per_battle_1t\":",
+        "\"games_per_s_all\":",
+    ] {
+        assert!(last.contains(key), "{last}");
+    }
+}
+
+#[test]
+fn rules_lists_every_option() {
+    let (code, out, _) = warlab(&["rules"]);
+    assert_eq!(code, 0);
+    for name in [
+        "pickup",
+        "war_down",
+        "short_war",
+        "on_empty",
+        "hand_policy",
+        "safety_cap",
+    ] {
+        assert!(out.contains(name), "{out}");
+    }
+}

@@ -1,0 +1,29 @@
+# Recipes for developers (`cargo install just --locked`); the README's commands never need just.
+
+# Run every test, as CI does.
+test:
+    cargo test --workspace
+
+# Format and lint everything.
+lint:
+    cargo fmt --all
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# Engine throughput: classic rules (pass e.g. `--rule pickup=seat`).
+bench *ARGS:
+    cargo run --release -- bench {{ARGS}}
+
+# The figures recorded in BENCHMARKS.md.
+bench-all:
+    cargo run --release -- bench
+    cargo run --release -- bench --rule pickup=seat
+    cargo run --release -- bench --rule players=4
+    cargo run --release -- bench --rule hand=3
+
+# Criterion benchmark of the engine.
+criterion:
+    cargo bench -p warlab-engine
+
+# One game, battle by battle.
+trace *ARGS:
+    cargo run --release -- trace {{ARGS}}
