@@ -811,34 +811,18 @@ impl Engine {
         let mut ahead = Tally::default();
         ahead.note_leader(self.st.leader(np));
         let mut behind = Tally::default();
+        let (t, st, replay) = (&mut self.table, &mut self.st, &mut self.replay);
+        // Replayed battles cannot end the game: the first pass went past them.
+        let mut step = |state: &mut State, tally: &mut Tally| {
+            battle(r, t, state, tally, rng, &mut Quiet);
+        };
         for _ in 0..lam {
-            battle(
-                r,
-                &mut self.table,
-                &mut self.st,
-                &mut ahead,
-                rng,
-                &mut Quiet,
-            );
+            step(st, &mut ahead);
         }
         let mut mu = 0u64;
-        while !self.st.same(&self.replay) {
-            battle(
-                r,
-                &mut self.table,
-                &mut self.st,
-                &mut ahead,
-                rng,
-                &mut Quiet,
-            );
-            battle(
-                r,
-                &mut self.table,
-                &mut self.replay,
-                &mut behind,
-                rng,
-                &mut Quiet,
-            );
+        while !st.same(replay) {
+            step(st, &mut ahead);
+            step(replay, &mut behind);
             mu += 1;
         }
         ahead.record(
