@@ -206,13 +206,18 @@ impl State {
 
     /// The seat holding strictly the most cards, if there is one.
     fn leader(&self, players: usize) -> Option<usize> {
+        self.most_cards((1u8 << players) - 1).map(usize::from)
+    }
+
+    /// The seat with strictly the most cards among `mask`, or `None` on a tie.
+    fn most_cards(&self, mask: u8) -> Option<u8> {
         let mut best = 0;
         let mut who = None;
-        for p in 0..players {
+        for p in seats(mask) {
             let t = self.total(p);
             if t > best {
                 best = t;
-                who = Some(p);
+                who = Some(p as u8);
             } else if t == best {
                 who = None;
             }
@@ -402,22 +407,6 @@ fn stake(r: &Rules, st: &State, p: usize, n: usize) -> Stake {
         ShortWar::AllButLast | ShortWar::LastCardUp => Stake::Drop,
         ShortWar::Lose => Stake::Forfeit,
     }
-}
-
-/// The seat with strictly the most cards among `mask`, or `None` on a tie.
-fn most_cards(st: &State, mask: u8) -> Option<u8> {
-    let mut best = 0;
-    let mut who = None;
-    for p in seats(mask) {
-        let t = st.total(p);
-        if t > best {
-            best = t;
-            who = Some(p as u8);
-        } else if t == best {
-            who = None;
-        }
-    }
-    who
 }
 
 /// Plays one battle (a war, however deep, included). Returns the end of the game if it ended.
@@ -620,12 +609,12 @@ pub(crate) fn battle<O: Observer>(
             .filter(|&p| st.total(p) >= target as usize)
             .fold(0, |m, p| m | bit(p));
         if reached != 0 {
-            return Some((EndReason::Target, most_cards(st, reached)));
+            return Some((EndReason::Target, st.most_cards(reached)));
         }
     }
     if let Some(min) = r.min_cards {
         if seats(st.in_game).any(|p| st.total(p) < min as usize) {
-            return Some((EndReason::MinCards, most_cards(st, st.in_game)));
+            return Some((EndReason::MinCards, st.most_cards(st.in_game)));
         }
     }
     if let Some(n) = r.wars_to_win {
@@ -634,7 +623,7 @@ pub(crate) fn battle<O: Observer>(
         }
     }
     if r.battle_limit.is_some_and(|l| tally.battles >= l) {
-        return Some((EndReason::BattleLimit, most_cards(st, st.in_game)));
+        return Some((EndReason::BattleLimit, st.most_cards(st.in_game)));
     }
     None
 }
