@@ -268,8 +268,11 @@ pub(crate) struct Table {
     pub pots: Vec<Vec<u8>>,
     pub cause: Vec<Vec<u8>>,
     pub scratch: Vec<u8>,
-    /// Both stacks of the 2-player fast loop, seat 1 at offset `len / 2`.
+    /// Both stacks of the 2-player fast loop, seat 1 at offset `len / 2`; at least
+    /// [`crate::fast::NARROW_CAP`] per seat.
     pub duo: Vec<u8>,
+    /// Both pots of a war in the fast loop, seat 1's at offset `len / 2`.
+    pub pot2: Vec<u8>,
 }
 
 impl Table {
@@ -279,7 +282,9 @@ impl Table {
             pots: (0..r.players).map(|_| Vec::with_capacity(cap)).collect(),
             cause: (0..r.players).map(|_| Vec::with_capacity(1)).collect(),
             scratch: Vec::with_capacity(cap),
-            duo: vec![0; 2 * cap.max(2).next_power_of_two()],
+            // The fast loop's index arithmetic is cheapest with the fixed narrow capacity.
+            duo: vec![0; 2 * cap.max(2).next_power_of_two().max(crate::fast::NARROW_CAP)],
+            pot2: vec![0; 2 * cap],
         }
     }
 }

@@ -3,56 +3,74 @@
 //!
 //! It plays exactly the games [`crate::engine::battle`] plays, with the same random draws in the
 //! same order (a property test checks record-for-record equality). What makes it fast:
-//! - both stacks live in one buffer (seat 1 at offset `cap`), and their heads and lengths are
+//! - both stacks live in one buffer (seat 1 at offset `cap`, and `cap` is the constant 256
+//!   whenever the cards fit, so an index is its low byte), and their heads and lengths are
 //!   local variables, so the loop carries no dependency through memory;
-//! - who wins a battle is a coin flip to the branch predictor, so the winner's stack and the
-//!   pick-up order are chosen by arithmetic, not by branches.
+//! - battles and lead changes share one register (low and high 32 bits): a separate lead-change
+//!   counter was spilled to the stack, and its read-modify-write chained every battle to the
+//!   previous one;
+//! - who wins a battle is a coin flip to the branch predictor, so the winner's stack, the
+//!   pick-up order and the lead are chosen by arithmetic, not by branches.
 
-use crate::engine::{State, Table, Tally, order_pickup};
+use crate::engine::{State, Table, Tally};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{DownRule, Pickup, Rules};
 
-#[inline(always)]
-fn leader(l0: usize, l1: usize) -> Option<usize> {
-    match l0.cmp(&l1) {
-        std::cmp::Ordering::Greater => Some(0),
-        std::cmp::Ordering::Less => Some(1),
-        std::cmp::Ordering::Equal => None,
-    }
-}
+/// Stack capacity of the narrow loop: any deal of up to this many cards.
+pub(crate) const NARROW_CAP: usize = 256;
 
 /// Two stacks in one buffer: seat 0 at `buf[..cap]`, seat 1 at `buf[cap..]`.
-struct Duo {
-    base: [*mut u8; 2],
+struct Duo<const NARROW: bool> {
+    base: *mut u8,
     mask: usize,
 }
 
-impl Duo {
-    fn new(buf: &mut [u8]) -> Duo {
+impl<const NARROW: bool> Duo<NARROW> {
+    fn new(buf: &mut [u8]) -> Duo<NARROW> {
         let cap = buf.len() / 2;
         assert!(cap.is_power_of_two() && buf.len() == 2 * cap);
-        let (s0, s1) = buf.split_at_mut(cap);
+        assert!(!NARROW || cap == NARROW_CAP);
         Duo {
-            base: [s0.as_mut_ptr(), s1.as_mut_ptr()],
+            base: buf.as_mut_ptr(),
             mask: cap - 1,
         }
     }
 
     #[inline(always)]
-    fn get(&self, seat: usize, pos: usize) -> u8 {
+    fn mask(&self) -> usize {
+        if NARROW { NARROW_CAP - 1 } else { self.mask }
+    }
+
+    #[inline(always)]
+    fn at(&self, seat: usize, pos: usize) -> *mut u8 {
         debug_assert!(seat <= 1);
-        // SAFETY: each base points at `mask + 1` bytes of a buffer borrowed for the whole game
-        // (`run_with` holds `&mut Table`), and `pos & mask ≤ mask`.
-        unsafe { *self.base[seat].add(pos & self.mask) }
+        let mask = self.mask();
+        // SAFETY: `base` points at `2 * (mask + 1)` bytes of a buffer borrowed for the whole
+        // game (`run_with` holds `&mut Table`); `seat ≤ 1` and `pos & mask ≤ mask`.
+        unsafe { self.base.add(seat * (mask + 1) + (pos & mask)) }
+    }
+
+    #[inline(always)]
+    fn get(&self, seat: usize, pos: usize) -> u8 {
+        // SAFETY: `at` stays inside the buffer.
+        unsafe { *self.at(seat, pos) }
     }
 
     #[inline(always)]
     fn set(&mut self, seat: usize, pos: usize, card: u8) {
-        debug_assert!(seat <= 1);
-        // SAFETY: as in `get`.
-        unsafe { *self.base[seat].add(pos & self.mask) = card }
+        // SAFETY: `at` stays inside the buffer.
+        unsafe { *self.at(seat, pos) = card }
     }
+}
+
+/// The battle count at which the game stops: the battle limit or the safety cap. The fast loop
+/// counts battles in 32 bits, so [`Rules::is_simple_two_player`] sends larger caps to the
+/// general loop.
+pub(crate) fn battle_cap(r: &Rules) -> u64 {
+    r.safety_cap
+        .unwrap_or(u64::MAX)
+        .min(r.battle_limit.unwrap_or(u64::MAX))
 }
 
 pub(crate) fn run(
@@ -62,19 +80,36 @@ pub(crate) fn run(
     tally: &mut Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
-    // One copy of the loop per pick-up order, so the order costs nothing per battle.
-    match r.pickup {
-        Pickup::Shuffled => run_with::<0>(r, st, t, tally, rng),
-        Pickup::Seat => run_with::<1>(r, st, t, tally, rng),
-        Pickup::WinnerFirst | Pickup::Played => run_with::<2>(r, st, t, tally, rng),
-        Pickup::LoserFirst => run_with::<3>(r, st, t, tally, rng),
-        Pickup::RankDesc => run_with::<4>(r, st, t, tally, rng),
-        Pickup::RankAsc => run_with::<5>(r, st, t, tally, rng),
+    if t.duo.len() == 2 * NARROW_CAP {
+        run_sized::<true>(r, st, t, tally, rng)
+    } else {
+        run_sized::<false>(r, st, t, tally, rng)
     }
 }
 
 #[inline(always)]
-fn run_with<const PICKUP: u8>(
+fn run_sized<const NARROW: bool>(
+    r: &Rules,
+    st: &mut State,
+    t: &mut Table,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+) -> GameRecord {
+    // One copy of the loop per pick-up order, so the order costs nothing per battle.
+    match r.pickup {
+        Pickup::Shuffled => run_with::<0, NARROW>(r, st, t, tally, rng),
+        Pickup::Seat => run_with::<1, NARROW>(r, st, t, tally, rng),
+        Pickup::WinnerFirst | Pickup::Played => run_with::<2, NARROW>(r, st, t, tally, rng),
+        Pickup::LoserFirst => run_with::<3, NARROW>(r, st, t, tally, rng),
+        Pickup::RankDesc => run_with::<4, NARROW>(r, st, t, tally, rng),
+        Pickup::RankAsc => run_with::<5, NARROW>(r, st, t, tally, rng),
+    }
+}
+
+/// One register holding the battle count (low 32 bits) and the lead changes (high 32 bits).
+const CHANGE: u64 = 1 << 32;
+
+fn run_with<const PICKUP: u8, const NARROW: bool>(
     r: &Rules,
     st: &mut State,
     t: &mut Table,
@@ -85,11 +120,8 @@ fn run_with<const PICKUP: u8>(
         DownRule::Fixed(n) => n as usize,
         DownRule::PerValue(_) => unreachable!("the fast loop is for a fixed war size"),
     };
-    let cap_battles = r
-        .safety_cap
-        .unwrap_or(u64::MAX)
-        .min(r.battle_limit.unwrap_or(u64::MAX));
-    let mut d = Duo::new(&mut t.duo);
+    let cap = u32::try_from(battle_cap(r)).expect("checked by is_simple_two_player");
+    let mut d = Duo::<NARROW>::new(&mut t.duo);
     let (mut h0, mut h1) = (0usize, 0usize);
     for (i, c) in st.stacks[0].iter().enumerate() {
         d.set(0, i, c);
@@ -101,11 +133,10 @@ fn run_with<const PICKUP: u8>(
     // `total - l0`: one length to carry instead of two.
     let mut l0 = st.stacks[0].len();
     let total = l0 + st.stacks[1].len();
-    // The counters and the random bit buffer stay in registers for the whole game. Cards
-    // turned are 2 a battle plus the wars' extra cards, summed at the end.
-    let mut battles = tally.battles;
-    let mut changes = tally.lead_changes;
-    // The leader as a sign: +1 seat 0, −1 seat 1, 0 nobody yet.
+    let first = tally.battles;
+    assert!(first < u64::from(cap) && tally.lead_changes <= first);
+    let mut acc = first | (tally.lead_changes << 32);
+    // The last lead as a sign: > 0 seat 0, < 0 seat 1, 0 nobody yet.
     let mut lead: i64 = match tally.leader {
         Some(0) => 1,
         Some(_) => -1,
@@ -113,7 +144,7 @@ fn run_with<const PICKUP: u8>(
     };
     let mut bits = rng.take_bits();
     let end = loop {
-        battles += 1;
+        acc += 1;
         let a = d.get(0, h0);
         let b = d.get(1, h1);
         h0 += 1;
@@ -142,103 +173,217 @@ fn run_with<const PICKUP: u8>(
             d.set(winner, tail + 1, y);
             l0 = l0 + 1 - 2 * winner;
         } else {
-            // A war: the same steps as the general loop, on two seats.
-            let mut h = [h0, h1];
-            let mut l = [l0 - 1, total - l0 - 1];
-            let pots = &mut t.pots;
-            pots[0].clear();
-            pots[1].clear();
-            pots[0].push(a);
-            pots[1].push(b);
-            let mut depth = 0u32;
-            let stake = |len: usize| {
-                if len > n {
-                    Some(n)
-                } else if len >= 1 {
-                    Some(len - 1)
-                } else {
-                    None
-                }
-            };
-            let won = loop {
-                depth += 1;
-                tally.wars += 1;
-                let (d0, d1) = match (stake(l[0]), stake(l[1])) {
-                    (Some(d0), Some(d1)) => (d0, d1),
-                    (None, None) => break None,
-                    (None, Some(_)) => break Some(1),
-                    (Some(_), None) => break Some(0),
-                };
-                let mut up = [0u8; 2];
-                for (seat, down) in [(0, d0), (1, d1)] {
-                    for _ in 0..=down {
-                        let c = d.get(seat, h[seat]);
-                        h[seat] += 1;
-                        l[seat] -= 1;
-                        pots[seat].push(c);
-                        up[seat] = c;
-                    }
-                }
-                tally.cards_turned += (d0 + d1 + 2) as u64;
-                if up[0] != up[1] {
-                    break Some(usize::from(up[1] > up[0]));
-                }
-            };
-            tally.deepest = tally.deepest.max(depth);
-            let Some(w) = won else {
-                // Both out at once: each takes back their own cards; a draw.
-                note(
-                    &mut lead,
-                    &mut changes,
-                    pots[0].len(),
-                    pots[0].len() + pots[1].len(),
-                );
-                break (EndReason::DrawInWar, None);
-            };
-            winner = w;
             rng.put_bits(bits);
-            order_pickup(r, winner, &t.pots[..2], &mut t.scratch, rng);
+            let out = war(
+                r,
+                n,
+                &mut d,
+                t,
+                tally,
+                rng,
+                [a, b],
+                [h0, h1],
+                [l0 - 1, total - l0 - 1],
+            );
             bits = rng.take_bits();
-            for &c in &t.scratch {
-                d.set(winner, h[winner] + l[winner], c);
-                l[winner] += 1;
+            match out {
+                War::Won { seat, h, l0: left } => {
+                    winner = seat;
+                    [h0, h1] = h;
+                    l0 = left;
+                }
+                War::Draw { own0, own1 } => {
+                    // Both out at once: each takes back their own cards; a draw.
+                    acc += note(&mut lead, own0, own0 + own1);
+                    break (EndReason::DrawInWar, None);
+                }
             }
-            [h0, h1] = h;
-            l0 = l[0];
         }
-        note(&mut lead, &mut changes, l0, total);
+        acc += note(&mut lead, l0, total);
         if l0 == 0 || l0 == total {
             break (EndReason::AllCards, Some(winner as u8));
         }
-        if battles >= cap_battles {
-            break if r.battle_limit.is_some_and(|lim| battles >= lim) {
-                (
-                    EndReason::BattleLimit,
-                    leader(l0, total - l0).map(|p| p as u8),
-                )
+        if acc as u32 >= cap {
+            break if r.battle_limit.is_some_and(|lim| acc as u32 as u64 >= lim) {
+                let s = 2 * l0 as i64 - total as i64;
+                let leader = (s != 0).then_some(u8::from(s < 0));
+                (EndReason::BattleLimit, leader)
             } else {
                 (EndReason::Capped, None)
             };
         }
     };
     rng.put_bits(bits);
+    let battles = acc & u64::from(u32::MAX);
     GameRecord {
         battles,
         wars: tally.wars,
         deepest_war: tally.deepest,
-        cards_turned: tally.cards_turned + 2 * (battles - tally.battles),
-        lead_changes: changes,
+        cards_turned: tally.cards_turned + 2 * (battles - first),
+        lead_changes: acc >> 32,
         winner: end.1,
         end: end.0,
         cycle: None,
     }
 }
 
-/// [`Tally::note_leader`] without branches: seat 0 holds `l0` of `total` cards. Who leads
-/// flips often near a tie, which a branch would mispredict.
+/// How a war ended: taken by `seat`, leaving the stacks' heads at `h` and seat 0 with `l0`
+/// cards; or both players out, holding `own0` and `own1` cards between them.
+enum War {
+    Won {
+        seat: usize,
+        h: [usize; 2],
+        l0: usize,
+    },
+    Draw {
+        own0: usize,
+        own1: usize,
+    },
+}
+
+/// A war, after the tied cards `up` (the heads are already past them and `l` excludes them):
+/// the same steps as the general loop, on two seats. Out of line so that the battle loop keeps
+/// its few variables in registers; a war comes once in about 17 battles.
+#[allow(clippy::too_many_arguments)] // the loop's state, passed in registers
+#[inline(never)]
+fn war<const NARROW: bool>(
+    r: &Rules,
+    n: usize,
+    d: &mut Duo<NARROW>,
+    t: &mut Table,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    up: [u8; 2],
+    mut h: [usize; 2],
+    mut l: [usize; 2],
+) -> War {
+    // Both pots in one buffer, seat 1's at `stride`, with their lengths in registers.
+    let stride = t.pot2.len() / 2;
+    let (p0, p1) = t.pot2.split_at_mut(stride);
+    let pot = [p0, p1];
+    let mut k = [1usize, 1];
+    pot[0][0] = up[0];
+    pot[1][0] = up[1];
+    let mut depth = 0u32;
+    let stake = |len: usize| {
+        if len > n {
+            Some(n)
+        } else if len >= 1 {
+            Some(len - 1)
+        } else {
+            None
+        }
+    };
+    let won = loop {
+        depth += 1;
+        tally.wars += 1;
+        let (d0, d1) = match (stake(l[0]), stake(l[1])) {
+            (Some(d0), Some(d1)) => (d0, d1),
+            (None, None) => break None,
+            (None, Some(_)) => break Some(1),
+            (Some(_), None) => break Some(0),
+        };
+        for (seat, down) in [(0, d0), (1, d1)] {
+            for c in &mut pot[seat][k[seat]..=k[seat] + down] {
+                *c = d.get(seat, h[seat]);
+                h[seat] += 1;
+            }
+            k[seat] += down + 1;
+            l[seat] -= down + 1;
+        }
+        tally.cards_turned += (d0 + d1 + 2) as u64;
+        let up = [pot[0][k[0] - 1], pot[1][k[1] - 1]];
+        if up[0] != up[1] {
+            break Some(usize::from(up[1] > up[0]));
+        }
+    };
+    tally.deepest = tally.deepest.max(depth);
+    let Some(w) = won else {
+        return War::Draw {
+            own0: k[0],
+            own1: k[1],
+        };
+    };
+    let taken = order2(
+        r.pickup,
+        w,
+        [&pot[0][..k[0]], &pot[1][..k[1]]],
+        &mut t.scratch,
+        rng,
+    );
+    for &c in taken {
+        d.set(w, h[w] + l[w], c);
+        l[w] += 1;
+    }
+    War::Won {
+        seat: w,
+        h,
+        l0: l[0],
+    }
+}
+
+/// [`order_pickup`](crate::engine::order_pickup) for two seats: the same order, and the same
+/// random draws, without per-seat vectors. Returns the cards in the order they go under.
 #[inline(always)]
-fn note(lead: &mut i64, changes: &mut u64, l0: usize, total: usize) {
-    let now = i64::from(2 * l0 > total) - i64::from(2 * l0 < total);
-    *changes += u64::from(now * *lead < 0);
-    *lead = if now != 0 { now } else { *lead };
+fn order2<'a>(
+    pickup: Pickup,
+    taker: usize,
+    pots: [&'a [u8]; 2],
+    scratch: &'a mut Vec<u8>,
+    rng: &mut GameRng,
+) -> &'a [u8] {
+    let (mine, theirs) = (pots[taker], pots[1 - taker]);
+    scratch.clear();
+    match pickup {
+        Pickup::Shuffled => {
+            scratch.extend_from_slice(pots[0]);
+            scratch.extend_from_slice(pots[1]);
+            rng.shuffle(scratch);
+        }
+        Pickup::WinnerFirst => {
+            scratch.extend_from_slice(mine);
+            scratch.extend_from_slice(theirs);
+        }
+        Pickup::LoserFirst => {
+            scratch.extend_from_slice(theirs);
+            scratch.extend_from_slice(mine);
+        }
+        Pickup::Played | Pickup::Seat => {
+            let first = if pickup == Pickup::Played {
+                mine
+            } else {
+                pots[0]
+            };
+            let second = if pickup == Pickup::Played {
+                theirs
+            } else {
+                pots[1]
+            };
+            for i in 0..first.len().max(second.len()) {
+                scratch.extend(first.get(i));
+                scratch.extend(second.get(i));
+            }
+        }
+        Pickup::RankDesc | Pickup::RankAsc => {
+            scratch.extend_from_slice(pots[0]);
+            scratch.extend_from_slice(pots[1]);
+            scratch.sort_unstable();
+            if pickup == Pickup::RankDesc {
+                scratch.reverse();
+            }
+        }
+    }
+    scratch
+}
+
+/// [`Tally::note_leader`](crate::engine::Tally) without branches, as an amount to add to the
+/// packed counter: seat 0 holds `l0` of `total` cards. Who leads flips often near a tie, which
+/// a branch would mispredict. `lead` keeps the last non-zero margin; the lead changed when the
+/// new margin has the other sign, that is when their product is negative.
+#[inline(always)]
+fn note(lead: &mut i64, l0: usize, total: usize) -> u64 {
+    let s = 2 * l0 as i64 - total as i64;
+    let flip = ((s * *lead) as u64) >> 63;
+    *lead = if s != 0 { s } else { *lead };
+    flip * CHANGE
 }

@@ -985,6 +985,7 @@ impl Rules {
             && self.target_cards.is_none()
             && self.min_cards.is_none()
             && !self.detects_cycles()
+            && crate::fast::battle_cap(self) < u64::from(u32::MAX)
     }
 }
 
