@@ -2,6 +2,7 @@
 
 mod bench;
 mod options;
+mod run;
 mod trace;
 
 use std::io::IsTerminal;
@@ -41,12 +42,15 @@ enum Command {
     Trace {
         #[command(flatten)]
         rules: RuleArgs,
-        /// Experiment seed of the game to replay
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Variant index of the game to replay
-        #[arg(long, default_value_t = 0)]
-        variant: u64,
+        /// Experiment seed of the game to replay [default: the experiment's, else 1]
+        #[arg(long)]
+        seed: Option<u64>,
+        /// An experiment file: replay its variant's game (rules and seed from the file)
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["rule", "rules"])]
+        experiment: Option<PathBuf>,
+        /// The variant of the game: its name with --experiment, else its seed id (a number)
+        #[arg(long, default_value = "0")]
+        variant: String,
         /// Game index of the game to replay
         #[arg(long, default_value_t = 0)]
         game: u64,
@@ -79,6 +83,38 @@ enum Command {
     },
     /// List every rule option with its default and allowed values
     Rules,
+    /// Run an experiment file: every variant on all cores, data to DIR/<name>/
+    Run {
+        /// The experiment file (see experiments/README.md)
+        file: PathBuf,
+        /// Games per variant (overrides the file's `games`)
+        #[arg(long)]
+        games: Option<u64>,
+        /// Worker threads (default: all cores)
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Output folder; the data goes to OUT/<experiment name>/
+        #[arg(long, default_value = "data")]
+        out: PathBuf,
+        /// Seed (overrides the file's `seed`)
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Also write one row per game (games.parquet), as `rows = true` in the file does
+        #[arg(long)]
+        rows: bool,
+        /// First game index to play in every variant (default 0)
+        #[arg(long, value_name = "A")]
+        games_from: Option<u64>,
+        /// Game index to stop before in every variant (default: the number of games)
+        #[arg(long, value_name = "B")]
+        games_to: Option<u64>,
+    },
+    /// Check experiment files without running them
+    Validate {
+        /// Experiment files
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -99,6 +135,29 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Run {
+            file,
+            games,
+            threads,
+            out,
+            seed,
+            rows,
+            games_from,
+            games_to,
+        } => {
+            run::run(run::RunArgs {
+                file,
+                games,
+                threads,
+                out,
+                seed,
+                rows,
+                games_from,
+                games_to,
+            })?;
+            Ok(())
+        }
+        Command::Validate { files } => run::validate(&files),
         Command::Rules => {
             print!("{}", options::describe_options());
             Ok(())
@@ -106,13 +165,40 @@ fn run(cli: Cli) -> Result<()> {
         Command::Trace {
             rules,
             seed,
+            experiment,
             variant,
             game,
             deal,
             deck_order,
             json,
         } => {
-            let rules = rules_from(rules.rules.as_deref(), &rules.rule)?;
+            let (rules, seed, variant) = match experiment {
+                Some(file) => {
+                    let exp = run::load(&file)?;
+                    let Some(v) = exp.variant(&variant) else {
+                        let names: Vec<&str> =
+                            exp.variants.iter().map(|v| v.name.as_str()).collect();
+                        return Err(input_error(format!(
+                            "--variant `{variant}`: {} has no such variant; its variants: {}",
+                            file.display(),
+                            names.join(" | ")
+                        )));
+                    };
+                    (v.rules.clone(), seed.unwrap_or(exp.seed), v.seed_id)
+                }
+                None => {
+                    let id = variant.parse::<u64>().map_err(|_| {
+                        input_error(format!(
+                            "--variant `{variant}`: without --experiment, give the variant's seed id (a number)"
+                        ))
+                    })?;
+                    (
+                        rules_from(rules.rules.as_deref(), &rules.rule)?,
+                        seed.unwrap_or(1),
+                        id,
+                    )
+                }
+            };
             let deal = match (deal, deck_order) {
                 (Some(d), _) => {
                     Some(Deal::parse(&rules, &d).map_err(|e| input_error(format!("--deal: {e}")))?)

@@ -1,0 +1,259 @@
+//! `warlab run` and `warlab validate`.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{Context, Result};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use warlab_data::{PartStore, RunKey, Timing, finish_run};
+use warlab_experiment::Experiment;
+use warlab_runner::{Aggregate, GameRow, Plan, Sink, mean_estimate};
+
+use crate::options::input_error;
+
+pub struct RunArgs {
+    pub file: PathBuf,
+    pub games: Option<u64>,
+    pub threads: Option<usize>,
+    pub out: PathBuf,
+    pub seed: Option<u64>,
+    pub rows: bool,
+    pub games_from: Option<u64>,
+    pub games_to: Option<u64>,
+}
+
+/// Reads and checks an experiment file; problems are input errors (exit status 2).
+pub fn load(path: &Path) -> Result<Experiment> {
+    Experiment::load(path).map_err(|e| input_error(e.to_string()))
+}
+
+pub fn validate(files: &[PathBuf]) -> Result<()> {
+    let mut failed = Vec::new();
+    for f in files {
+        match Experiment::load(f) {
+            Ok(exp) => println!(
+                "ok: {} — `{}`: {} variant(s) × {} games",
+                f.display(),
+                exp.name,
+                exp.variants.len(),
+                exp.games
+            ),
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed.push(f.display().to_string());
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(input_error(format!(
+            "{} of {} file(s) invalid: {}",
+            failed.len(),
+            files.len(),
+            failed.join(", ")
+        )))
+    }
+}
+
+pub fn run(args: RunArgs) -> Result<PathBuf> {
+    let mut exp = load(&args.file)?;
+    if let Some(g) = args.games {
+        crate::options::check_positive("games", g)?;
+        exp.games = g;
+    }
+    if let Some(s) = args.seed {
+        exp.seed = s;
+    }
+    let from = args.games_from.unwrap_or(0);
+    let to = args.games_to.unwrap_or(exp.games);
+    if from >= to {
+        return Err(input_error(format!(
+            "--games-from {from} --games-to {to}: an empty range of games (the experiment has {} per variant)",
+            exp.games
+        )));
+    }
+    let rows = args.rows || exp.rows;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    crate::options::check_positive("threads", threads as u64)?;
+    let key = RunKey {
+        experiment_hash: exp.text_hash(),
+        seed: exp.seed,
+        games_from: from,
+        games_to: to,
+        rows,
+        warlab_version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let dir = args.out.join(&exp.name);
+    let store = PartStore::open(&dir, &exp, &key)?;
+    let pending = exp.variants.len() - store.resumed();
+    if store.resumed() > 0 {
+        eprintln!(
+            "resuming {}: {} of {} variant(s) already finished in {}",
+            exp.name,
+            store.resumed(),
+            exp.variants.len(),
+            dir.display()
+        );
+    }
+    let per_variant = to - from;
+    let mut sink = Progress::new(store, &exp, per_variant * pending as u64);
+    let plan = Plan {
+        experiment: &exp,
+        games: from..to,
+        seed: exp.seed,
+        rows,
+        threads,
+    };
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    warlab_runner::run(&plan, &mut sink)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    let store = sink.finish();
+    let (manifest, aggregates) = finish_run(
+        store,
+        &exp,
+        &key,
+        Timing {
+            started,
+            seconds,
+            games_played: per_variant * pending as u64,
+            threads,
+        },
+    )
+    .with_context(|| format!("writing the data of {}", exp.name))?;
+    print_table(&exp, &aggregates);
+    println!(
+        "{} games in {:.1} s ({:.0} games/s on {} thread(s)); data in {}",
+        manifest.games_played,
+        manifest.seconds,
+        manifest.games_per_s,
+        threads,
+        dir.display()
+    );
+    Ok(dir)
+}
+
+/// The store, plus progress bars on a terminal.
+struct Progress {
+    store: PartStore,
+    bars: Option<(MultiProgress, ProgressBar, HashMap<usize, ProgressBar>)>,
+    names: Vec<String>,
+    per_variant: u64,
+}
+
+impl Progress {
+    fn new(store: PartStore, exp: &Experiment, total: u64) -> Progress {
+        let per_variant = if exp.variants.is_empty() {
+            0
+        } else {
+            total / exp.variants.len().max(1) as u64
+        };
+        let bars = std::io::stderr().is_terminal().then(|| {
+            let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
+            let main = multi.add(ProgressBar::new(total));
+            main.set_style(
+                ProgressStyle::with_template(
+                    "{prefix:>12} [{bar:30}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            main.set_prefix(exp.name.clone());
+            main.enable_steady_tick(Duration::from_millis(200));
+            (multi, main, HashMap::new())
+        });
+        Progress {
+            store,
+            bars,
+            names: exp.variants.iter().map(|v| v.name.clone()).collect(),
+            per_variant,
+        }
+    }
+
+    fn finish(self) -> PartStore {
+        if let Some((multi, main, _)) = &self.bars {
+            main.finish_and_clear();
+            let _ = multi.clear();
+        }
+        self.store
+    }
+}
+
+impl Sink for Progress {
+    type Error = anyhow::Error;
+
+    fn is_done(&self, variant: usize) -> bool {
+        self.store.is_done(variant)
+    }
+
+    fn rows(&mut self, variant: usize, rows: &[GameRow]) -> Result<()> {
+        self.store.rows(variant, rows)
+    }
+
+    fn variant_done(&mut self, variant: usize, aggregate: Aggregate) -> Result<()> {
+        if let Some((_, _, per)) = &mut self.bars {
+            if let Some(bar) = per.remove(&variant) {
+                bar.finish_and_clear();
+            }
+        }
+        self.store.variant_done(variant, aggregate)
+    }
+
+    fn progress(&mut self, variant: usize, games: u64) {
+        let per_variant = self.per_variant;
+        if let Some((multi, main, per)) = &mut self.bars {
+            main.inc(games);
+            let bar = per.entry(variant).or_insert_with(|| {
+                let b = multi.add(ProgressBar::new(per_variant));
+                b.set_style(
+                    ProgressStyle::with_template("{prefix:>12} [{bar:30}] {percent:>3}%  {msg}")
+                        .expect("a valid template")
+                        .progress_chars("=> "),
+                );
+                b.set_prefix("variant");
+                b.set_message(self.names[variant].clone());
+                b
+            });
+            bar.inc(games);
+        }
+    }
+}
+
+/// A short table on stdout: the answer at a glance (the files hold everything).
+fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
+    let width = exp
+        .variants
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 48);
+    println!(
+        "{:<width$}  {:>9}  {:>22}  {:>7}  {:>8}",
+        "variant", "games", "battles mean (95% CI)", "median", "looping"
+    );
+    for (v, a) in exp.variants.iter().zip(aggregates) {
+        let m = mean_estimate(&a.battles);
+        let mean = m.map_or("-".to_string(), |m| match m.ci {
+            Some((lo, hi)) => format!("{:.1} ({lo:.1}–{hi:.1})", m.mean),
+            None => format!("{:.1}", m.mean),
+        });
+        let looping =
+            a.ended(warlab_engine::EndReason::Cycle) + a.ended(warlab_engine::EndReason::Capped);
+        println!(
+            "{:<width$}  {:>9}  {:>22}  {:>7}  {:>7.3}%",
+            v.name,
+            a.games,
+            mean,
+            a.battles
+                .quantile(0.5)
+                .map_or("-".into(), |q| q.to_string()),
+            100.0 * looping as f64 / a.games.max(1) as f64
+        );
+    }
+}

@@ -1,0 +1,486 @@
+//! The run's folder: finished variants in `.parts/` while it goes, the final files at the end.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use polars::io::parquet::write::BatchedWriter;
+use polars::prelude::{Column, DataFrame, ParquetReader, ParquetWriter, SerReader};
+use serde::{Deserialize, Serialize};
+use warlab_engine::OPTIONS;
+use warlab_experiment::Experiment;
+use warlab_runner::{Aggregate, Cell, GameRow, Sink, summary_cells};
+
+use crate::files::{atomic_write, temp_path, write_csv, write_parquet};
+
+/// Rows are written to Parquet in row groups of this many games.
+const ROW_GROUP: usize = 1 << 16;
+
+/// What makes two runs' parts interchangeable: parts are reused only under an equal key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunKey {
+    pub experiment_hash: String,
+    pub seed: u64,
+    pub games_from: u64,
+    pub games_to: u64,
+    pub rows: bool,
+    pub warlab_version: String,
+}
+
+/// Receives a run's results and keeps each finished variant in `.parts/`.
+pub struct PartStore {
+    dir: PathBuf,
+    parts: PathBuf,
+    names: Vec<String>,
+    rows: bool,
+    done: Vec<bool>,
+    writer: Option<(usize, BatchedWriter<File>, PathBuf)>,
+    buffer: Vec<GameRow>,
+    resumed: usize,
+}
+
+impl PartStore {
+    /// Opens (or creates) `dir` for `exp` under `key`. Parts of an earlier run with the same
+    /// key are kept (that run was interrupted: it resumes); any other parts are removed.
+    pub fn open(dir: &Path, exp: &Experiment, key: &RunKey) -> Result<PartStore> {
+        let parts = dir.join(".parts");
+        std::fs::create_dir_all(&parts)
+            .with_context(|| format!("cannot create {}", parts.display()))?;
+        let key_file = parts.join("run.json");
+        let same = std::fs::read_to_string(&key_file)
+            .ok()
+            .and_then(|t| serde_json::from_str::<RunKey>(&t).ok())
+            .is_some_and(|k| k == *key);
+        for entry in std::fs::read_dir(&parts)? {
+            let path = entry?.path();
+            let stale = !same || path.extension().is_some_and(|e| e == "tmp");
+            if stale && path.is_file() {
+                std::fs::remove_file(&path)?;
+            }
+        }
+        if !same {
+            atomic_write(&key_file, |w| Ok(serde_json::to_writer_pretty(w, key)?))?;
+        }
+        let mut store = PartStore {
+            dir: dir.to_path_buf(),
+            parts,
+            names: exp.variants.iter().map(|v| v.name.clone()).collect(),
+            rows: key.rows,
+            done: vec![false; exp.variants.len()],
+            writer: None,
+            buffer: Vec::new(),
+            resumed: 0,
+        };
+        for v in 0..exp.variants.len() {
+            store.done[v] =
+                store.agg_path(v).is_file() && (!store.rows || store.rows_path(v).is_file());
+        }
+        store.resumed = store.done.iter().filter(|d| **d).count();
+        Ok(store)
+    }
+
+    /// Variants finished before this run started (resumed from `.parts/`).
+    pub fn resumed(&self) -> usize {
+        self.resumed
+    }
+
+    fn agg_path(&self, v: usize) -> PathBuf {
+        self.parts.join(format!("v{v:04}.aggregate.json"))
+    }
+
+    fn rows_path(&self, v: usize) -> PathBuf {
+        self.parts.join(format!("v{v:04}.games.parquet"))
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let (v, w, _) = self.writer.as_mut().expect("rows go to an open writer");
+        let df = rows_frame(&self.names[*v], &self.buffer)?;
+        w.write_batch(&df)?;
+        self.buffer.clear();
+        Ok(())
+    }
+
+    fn load(&self, v: usize) -> Result<Aggregate> {
+        let path = self.agg_path(v);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not an aggregate", path.display()))
+    }
+}
+
+impl Sink for PartStore {
+    type Error = anyhow::Error;
+
+    fn is_done(&self, variant: usize) -> bool {
+        self.done[variant]
+    }
+
+    fn rows(&mut self, variant: usize, rows: &[GameRow]) -> Result<()> {
+        if self.writer.as_ref().is_none_or(|(v, _, _)| *v != variant) {
+            let path = temp_path(&self.rows_path(variant));
+            let file =
+                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            let schema = rows_frame("", &[])?.schema().clone();
+            let w = ParquetWriter::new(file).batched(&schema)?;
+            self.writer = Some((variant, w, path));
+        }
+        self.buffer.extend_from_slice(rows);
+        if self.buffer.len() >= ROW_GROUP {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn variant_done(&mut self, variant: usize, aggregate: Aggregate) -> Result<()> {
+        if self.rows {
+            if self.writer.is_none() {
+                // A variant with no games in range still gets its (empty) rows part.
+                self.rows(variant, &[])?;
+            }
+            self.flush()?;
+            let (_, w, tmp) = self.writer.take().expect("opened above");
+            w.finish()?;
+            std::fs::rename(&tmp, self.rows_path(variant))?;
+        }
+        atomic_write(&self.agg_path(variant), |w| {
+            Ok(serde_json::to_writer(w, &aggregate)?)
+        })?;
+        self.done[variant] = true;
+        Ok(())
+    }
+}
+
+/// One batch of per-game rows.
+fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let col_u64 = |name: &str, f: &dyn Fn(&GameRow) -> u64| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<u64>>())
+    };
+    let columns = vec![
+        Column::new("variant".into(), vec![variant; n]),
+        col_u64("game", &|r| r.game),
+        col_u64("battles", &|r| r.record.battles),
+        col_u64("wars", &|r| r.record.wars),
+        Column::new(
+            "deepest_war".into(),
+            rows.iter()
+                .map(|r| r.record.deepest_war)
+                .collect::<Vec<u32>>(),
+        ),
+        col_u64("cards_turned", &|r| r.record.cards_turned),
+        col_u64("lead_changes", &|r| r.record.lead_changes),
+        Column::new(
+            "winner".into(),
+            rows.iter()
+                .map(|r| r.record.winner.map(u32::from))
+                .collect::<Vec<Option<u32>>>(),
+        ),
+        Column::new(
+            "end_reason".into(),
+            rows.iter()
+                .map(|r| r.record.end.name())
+                .collect::<Vec<&str>>(),
+        ),
+        Column::new(
+            "cycle_period".into(),
+            rows.iter()
+                .map(|r| r.record.cycle.map(|c| c.period))
+                .collect::<Vec<Option<u64>>>(),
+        ),
+        Column::new(
+            "cycle_start".into(),
+            rows.iter()
+                .map(|r| r.record.cycle.map(|c| c.start))
+                .collect::<Vec<Option<u64>>>(),
+        ),
+    ];
+    Ok(DataFrame::new(n, columns)?)
+}
+
+/// What `manifest.json` records.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    pub experiment: String,
+    pub description: String,
+    pub file: String,
+    pub file_hash: String,
+    pub text: String,
+    pub warlab_version: String,
+    pub seed: u64,
+    pub games_from: u64,
+    pub games_to: u64,
+    pub games_per_variant: u64,
+    pub rows: bool,
+    pub threads: usize,
+    pub started_utc: String,
+    pub finished_utc: String,
+    pub seconds: f64,
+    /// Games played by this invocation (not counting variants resumed from an earlier one).
+    pub games_played: u64,
+    pub games_per_s: f64,
+    pub variants_resumed: usize,
+    pub seed_scheme: String,
+    pub variants: Vec<ManifestVariant>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ManifestVariant {
+    pub name: String,
+    pub seed_id: u64,
+    /// Every rule option, `name=value`.
+    pub rules: Vec<String>,
+}
+
+/// Timing of a run, for the manifest.
+pub struct Timing {
+    pub started: std::time::SystemTime,
+    pub seconds: f64,
+    pub games_played: u64,
+    pub threads: usize,
+}
+
+/// Writes the final files from the parts, then removes the parts; returns the manifest and
+/// every variant's aggregate.
+pub fn finish_run(
+    store: PartStore,
+    exp: &Experiment,
+    key: &RunKey,
+    timing: Timing,
+) -> Result<(Manifest, Vec<Aggregate>)> {
+    let resumed = store.resumed();
+    if let Some(v) = store.done.iter().position(|d| !d) {
+        bail!(
+            "variant `{}` has not finished: the run is incomplete",
+            store.names[v]
+        );
+    }
+    let aggregates: Vec<Aggregate> = (0..store.names.len())
+        .map(|v| store.load(v))
+        .collect::<Result<_>>()?;
+    let dir = &store.dir;
+
+    let mut summary = summary_frame(exp, &aggregates)?;
+    write_parquet(&dir.join("summary.parquet"), &mut summary)?;
+    write_csv(&dir.join("summary.csv"), &mut summary)?;
+    let mut lengths = lengths_frame(exp, &aggregates)?;
+    write_parquet(&dir.join("lengths.parquet"), &mut lengths)?;
+    if key.rows {
+        concat_rows(&store, &dir.join("games.parquet"))?;
+    } else {
+        // A games.parquet from an earlier run with rows would not match this run's data.
+        let _ = std::fs::remove_file(dir.join("games.parquet"));
+    }
+    let all: Vec<serde_json::Value> = exp
+        .variants
+        .iter()
+        .zip(&aggregates)
+        .map(|(v, a)| serde_json::json!({ "variant": v.name, "aggregate": a }))
+        .collect();
+    atomic_write(&dir.join("aggregates.json"), |w| {
+        Ok(serde_json::to_writer(
+            w,
+            &serde_json::json!({ "run": key, "variants": all }),
+        )?)
+    })?;
+
+    let finished = std::time::SystemTime::now();
+    let manifest = Manifest {
+        experiment: exp.name.clone(),
+        description: exp.description.clone(),
+        file: exp.file.display().to_string(),
+        file_hash: key.experiment_hash.clone(),
+        text: exp.text.clone(),
+        warlab_version: key.warlab_version.clone(),
+        seed: key.seed,
+        games_from: key.games_from,
+        games_to: key.games_to,
+        games_per_variant: key.games_to - key.games_from,
+        rows: key.rows,
+        threads: timing.threads,
+        started_utc: utc(timing.started),
+        finished_utc: utc(finished),
+        seconds: timing.seconds,
+        games_played: timing.games_played,
+        games_per_s: timing.games_played as f64 / timing.seconds.max(1e-9),
+        variants_resumed: resumed,
+        seed_scheme: "game g of a variant uses Pcg64Mcg seeded from (seed, seed_id, g) by the splitmix64 chain documented in crates/engine/src/rng.rs; seed_id = FNV-1a 64 of the variant name".into(),
+        variants: exp
+            .variants
+            .iter()
+            .map(|v| ManifestVariant {
+                name: v.name.clone(),
+                seed_id: v.seed_id,
+                rules: v.rules.options().to_pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            })
+            .collect(),
+    };
+    atomic_write(&dir.join("manifest.json"), |w| {
+        Ok(serde_json::to_writer_pretty(w, &manifest)?)
+    })?;
+    std::fs::remove_dir_all(&store.parts)
+        .with_context(|| format!("cannot remove {}", store.parts.display()))?;
+    Ok((manifest, aggregates))
+}
+
+/// Concatenates the variants' row parts, in order, a slice at a time.
+fn concat_rows(store: &PartStore, path: &Path) -> Result<()> {
+    let schema = rows_frame("", &[])?.schema().clone();
+    atomic_write(path, |w| {
+        let mut out = ParquetWriter::new(w).batched(&schema)?;
+        for v in 0..store.names.len() {
+            let part = store.rows_path(v);
+            let n = ParquetReader::new(File::open(&part)?).num_rows()?;
+            let mut offset = 0;
+            while offset < n {
+                let df = ParquetReader::new(File::open(&part)?)
+                    .with_slice(Some((offset, ROW_GROUP)))
+                    .finish()?;
+                out.write_batch(&df)?;
+                offset += ROW_GROUP;
+            }
+        }
+        out.finish()?;
+        Ok(())
+    })
+}
+
+fn summary_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame> {
+    let n = exp.variants.len();
+    let mut columns = vec![Column::new(
+        "variant".into(),
+        exp.variants
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>(),
+    )];
+    let pairs: Vec<Vec<(&str, String)>> = exp
+        .variants
+        .iter()
+        .map(|v| v.rules.options().to_pairs())
+        .collect();
+    for (opt, _) in OPTIONS {
+        let values: Vec<Option<&str>> = pairs
+            .iter()
+            .map(|p| p.iter().find(|(k, _)| k == opt).map(|(_, v)| v.as_str()))
+            .collect();
+        let ints: Option<Vec<Option<i64>>> = values
+            .iter()
+            .map(|v| {
+                v.map(|s| s.parse::<i64>().ok())
+                    .map_or(Some(None), |p| p.map(Some))
+            })
+            .collect();
+        columns.push(match ints {
+            Some(ints) => Column::new((*opt).into(), ints),
+            None => Column::new((*opt).into(), values),
+        });
+    }
+    let cells: Vec<Vec<(String, Cell)>> = exp
+        .variants
+        .iter()
+        .zip(aggregates)
+        .map(|(v, a)| summary_cells(a, v.rules.players()))
+        .collect();
+    for (i, (name, _)) in cells[0].iter().enumerate() {
+        let col: Vec<&Cell> = cells.iter().map(|row| &row[i].1).collect();
+        columns.push(cell_column(name, &col));
+    }
+    Ok(DataFrame::new(n, columns)?)
+}
+
+fn cell_column(name: &str, cells: &[&Cell]) -> Column {
+    let any_float = cells.iter().any(|c| matches!(c, Cell::Float(_)));
+    let any_text = cells.iter().any(|c| matches!(c, Cell::Text(_)));
+    if any_text {
+        let v: Vec<Option<String>> = cells
+            .iter()
+            .map(|c| match c {
+                Cell::Text(s) => Some(s.clone()),
+                Cell::Int(i) => Some(i.to_string()),
+                Cell::Float(f) => Some(f.to_string()),
+                Cell::Null => None,
+            })
+            .collect();
+        Column::new(name.into(), v)
+    } else if any_float
+        || name.ends_with("_mean")
+        || name.contains("share")
+        || name.ends_with("_sd")
+        || name.ends_with("_se")
+        || name.contains("_ci_")
+    {
+        let v: Vec<Option<f64>> = cells
+            .iter()
+            .map(|c| match c {
+                Cell::Float(f) => Some(*f),
+                Cell::Int(i) => Some(*i as f64),
+                _ => None,
+            })
+            .collect();
+        Column::new(name.into(), v)
+    } else {
+        let v: Vec<Option<i64>> = cells
+            .iter()
+            .map(|c| if let Cell::Int(i) = c { Some(*i) } else { None })
+            .collect();
+        Column::new(name.into(), v)
+    }
+}
+
+fn lengths_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame> {
+    let (mut names, mut battles, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    for (v, a) in exp.variants.iter().zip(aggregates) {
+        for (b, c) in a.battles.iter() {
+            names.push(v.name.as_str());
+            battles.push(b);
+            counts.push(c);
+        }
+    }
+    let n = names.len();
+    Ok(DataFrame::new(
+        n,
+        vec![
+            Column::new("variant".into(), names),
+            Column::new("battles".into(), battles),
+            Column::new("count".into(), counts),
+        ],
+    )?)
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ`.
+fn utc(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_formats_known_instants() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000);
+        assert_eq!(super::utc(t), "2026-11-18T11:06:40Z");
+        assert_eq!(super::utc(std::time::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+    }
+}

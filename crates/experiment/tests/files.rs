@@ -1,0 +1,214 @@
+//! Experiment files: expansion of sweeps and variants, and errors that say where and what.
+
+use std::path::Path;
+
+use warlab_experiment::{Experiment, ExperimentError};
+
+fn parse(text: &str) -> Result<Experiment, ExperimentError> {
+    Experiment::parse(Path::new("exp.toml"), text)
+}
+
+fn error(text: &str) -> ExperimentError {
+    parse(text).expect_err("the file is invalid")
+}
+
+const HEAD: &str = "name = \"t\"\ngames = 10\n";
+
+#[test]
+fn sweep_is_a_cartesian_product_with_readable_names() {
+    let e = parse(&format!(
+        "{HEAD}seed = 7\n[rules]\nwar_down = 1\n[sweep]\npickup = [\"seat\", \"shuffled\"]\nplayers = [2, 3]\n\
+         [[variant]]\nname = \"four\"\nplayers = 4\n"
+    ))
+    .unwrap();
+    let names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pickup=seat,players=2",
+            "pickup=seat,players=3",
+            "pickup=shuffled,players=2",
+            "pickup=shuffled,players=3",
+            "four"
+        ]
+    );
+    assert_eq!(e.seed, 7);
+    assert_eq!(e.games, 10);
+    // Base rules reach every variant, the sweep's values override them.
+    for v in &e.variants {
+        let pairs = v.rules.options().to_pairs();
+        assert!(pairs.contains(&("war_down", "1".to_string())), "{}", v.name);
+    }
+    assert_eq!(e.variants[4].rules.players(), 4);
+    assert_eq!(e.variants[1].rules.players(), 3);
+}
+
+#[test]
+fn seed_ids_depend_only_on_the_variant_name() {
+    let a = parse(&format!(
+        "{HEAD}[sweep]\npickup = [\"seat\", \"shuffled\"]\n"
+    ))
+    .unwrap();
+    let b = parse(&format!(
+        "{HEAD}[sweep]\npickup = [\"winner-first\", \"shuffled\"]\n"
+    ))
+    .unwrap();
+    assert_eq!(a.variants[1].name, b.variants[1].name);
+    assert_eq!(a.variants[1].seed_id, b.variants[1].seed_id);
+    assert_ne!(a.variants[0].seed_id, a.variants[1].seed_id);
+}
+
+#[test]
+fn single_valued_axes_stay_out_of_names_and_defaults_apply() {
+    let e = parse(&format!(
+        "{HEAD}[sweep]\ndeck = [\"custom\"]\nsuits = [4]\nranks = [4, 5]\n"
+    ))
+    .unwrap();
+    let names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["ranks=4", "ranks=5"]);
+    assert_eq!(e.variants[1].rules.cards_in_play(), 20);
+    let plain = parse(HEAD).unwrap();
+    assert_eq!(plain.variants.len(), 1);
+    assert_eq!(plain.variants[0].name, "base");
+    assert_eq!(plain.seed, 1);
+    assert!(!plain.rows);
+}
+
+#[test]
+fn inline_table_war_down() {
+    let e = parse(&format!(
+        "{HEAD}[rules]\nwar_down = {{ J = 1, Q = 2, K = 3, A = 4 }}\n"
+    ))
+    .unwrap();
+    let pairs = e.variants[0].rules.options().to_pairs();
+    let wd = &pairs.iter().find(|(k, _)| *k == "war_down").unwrap().1;
+    assert!(wd.contains("J=1") && wd.contains("A=4"), "{wd}");
+}
+
+#[test]
+fn unknown_top_level_key_names_line_column_and_allowed_keys() {
+    let e = error("name = \"t\"\ngames = 10\n  gmaes = 3\n");
+    assert_eq!((e.line, e.column), (3, 3));
+    assert_eq!(e.key.as_deref(), Some("gmaes"));
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("exp.toml:3:3: `gmaes`: unknown key"),
+        "{msg}"
+    );
+    assert!(msg.contains("games") && msg.contains("sweep"), "{msg}");
+}
+
+#[test]
+fn a_rule_option_at_top_level_gets_a_hint() {
+    let e = error(&format!("{HEAD}pickup = \"seat\"\n"));
+    assert!(e.message.contains("put it under [rules] or [sweep]"), "{e}");
+}
+
+#[test]
+fn wrong_types_are_named() {
+    let e = error("name = \"t\"\ngames = \"many\"\n");
+    assert_eq!((e.line, e.key.as_deref()), (2, Some("games")));
+    assert!(
+        e.message
+            .contains("expected an integer ≥ 1, found a string"),
+        "{e}"
+    );
+    let e = error("name = \"t\"\ngames = 0\n");
+    assert!(e.message.contains("found 0"), "{e}");
+    let e = error(&format!("{HEAD}rows = 1\n"));
+    assert!(e.message.contains("true or false"), "{e}");
+    let e = error("name = \"a/b\"\ngames = 1\n");
+    assert_eq!(e.key.as_deref(), Some("name"));
+}
+
+#[test]
+fn unknown_option_and_bad_value_list_the_allowed_ones() {
+    let e = error(&format!("{HEAD}[rules]\npikup = \"seat\"\n"));
+    assert_eq!((e.line, e.key.as_deref()), (4, Some("rules.pikup")));
+    assert!(e.message.contains("unknown rule option `pikup`"), "{e}");
+    assert!(e.message.contains("pickup"), "{e}");
+    let e = error(&format!(
+        "{HEAD}[sweep]\npickup = [\"seat\", \"sideways\"]\n"
+    ));
+    assert_eq!((e.line, e.column), (4, 19));
+    assert_eq!(e.key.as_deref(), Some("sweep.pickup"));
+    assert!(e.message.contains("cannot be `sideways`"), "{e}");
+    assert!(e.message.contains("winner-first"), "{e}");
+}
+
+#[test]
+fn sweep_axes_must_be_non_empty_lists_without_repeats() {
+    let e = error(&format!("{HEAD}[sweep]\npickup = \"seat\"\n"));
+    assert!(e.message.contains("a sweep axis is a list"), "{e}");
+    let e = error(&format!("{HEAD}[sweep]\npickup = []\n"));
+    assert!(e.message.contains("empty list"), "{e}");
+    let e = error(&format!("{HEAD}[sweep]\nplayers = [2, 2]\n"));
+    assert!(e.message.contains("listed twice"), "{e}");
+}
+
+#[test]
+fn invalid_combinations_name_the_variant_and_the_options() {
+    let e = error(&format!(
+        "{HEAD}[sweep]\nplayers = [2, 3]\non_empty = [\"shuffle\"]\n"
+    ));
+    assert_eq!(e.key.as_deref(), Some("sweep"));
+    assert!(e.message.contains("variant `players=2`"), "{e}");
+    assert!(e.message.contains("on_empty"), "{e}");
+    let e = error(&format!(
+        "{HEAD}[[variant]]\nname = \"x\"\nhand_policy = \"highest\"\n"
+    ));
+    assert_eq!(e.key.as_deref(), Some("variant[0]"));
+    assert!(e.message.contains("hand_policy"), "{e}");
+}
+
+#[test]
+fn variants_need_unique_names_and_the_baseline_must_exist() {
+    let e = error(&format!(
+        "{HEAD}[[variant]]\nname = \"a\"\n[[variant]]\nname = \"a\"\nprize = true\n"
+    ));
+    assert!(e.message.contains("two variants are named `a`"), "{e}");
+    let e = error(&format!("{HEAD}[[variant]]\nprize = true\n"));
+    assert!(e.message.contains("needs a `name`"), "{e}");
+    let e = error(&format!(
+        "{HEAD}baseline = \"zz\"\n[[variant]]\nname = \"a\"\n"
+    ));
+    assert_eq!(e.key.as_deref(), Some("baseline"));
+    assert!(e.message.contains("the variants: a"), "{e}");
+}
+
+#[test]
+fn missing_keys_and_broken_toml() {
+    let e = error("games = 3\n");
+    assert_eq!(e.key.as_deref(), Some("name"));
+    assert!(e.message.contains("missing"), "{e}");
+    let e = error("name = \"t\"\n");
+    assert_eq!(e.key.as_deref(), Some("games"));
+    let e = error("name = \"t\"\ngames = [1,\n");
+    assert!(e.message.contains("not valid TOML"), "{e}");
+    assert_eq!(e.line, 2);
+    let e = Experiment::load(Path::new("/nonexistent/x.toml")).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("/nonexistent/x.toml: cannot read"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bundled_experiments_are_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let e = Experiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(
+                path.file_stem().unwrap().to_str().unwrap(),
+                e.name,
+                "file named after its experiment"
+            );
+            n += 1;
+        }
+    }
+    assert!(n >= 8, "{n} experiments");
+}

@@ -1,0 +1,259 @@
+//! Statistics that stream: exact counts, merged by adding.
+//!
+//! Everything is an integer count, so merging chunks in any order, on any number of threads or
+//! machines, gives the same bytes. Means, spreads and quantiles are computed from the counts
+//! only when a summary is asked for.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use warlab_engine::{EndReason, GameRecord};
+
+/// Exact histogram of non-negative integers: dense below [`Hist::DENSE`], a map above (long
+/// capped games), so a run's memory does not grow with its number of games.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hist {
+    dense: Vec<u64>,
+    sparse: BTreeMap<u64, u64>,
+}
+
+impl Hist {
+    const DENSE: u64 = 1 << 16;
+
+    #[inline]
+    pub fn add(&mut self, value: u64) {
+        self.add_n(value, 1);
+    }
+
+    #[inline]
+    pub fn add_n(&mut self, value: u64, count: u64) {
+        if count == 0 {
+            return;
+        }
+        if value < Self::DENSE {
+            let i = value as usize;
+            if i >= self.dense.len() {
+                self.dense.resize((i + 1).next_power_of_two(), 0);
+            }
+            self.dense[i] += count;
+        } else {
+            *self.sparse.entry(value).or_insert(0) += count;
+        }
+    }
+
+    pub fn merge(&mut self, other: &Hist) {
+        for (v, c) in other.iter() {
+            self.add_n(v, c);
+        }
+    }
+
+    /// `(value, count)` for every value seen, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.dense
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(v, c)| (v as u64, *c))
+            .chain(self.sparse.iter().map(|(v, c)| (*v, *c)))
+    }
+
+    pub fn count(&self) -> u64 {
+        self.iter().map(|(_, c)| c).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0
+    }
+
+    /// Σ value·count and Σ value²·count, exactly.
+    pub fn sums(&self) -> (u128, u128) {
+        self.iter().fold((0u128, 0u128), |(s, q), (v, c)| {
+            let (v, c) = (u128::from(v), u128::from(c));
+            (s + v * c, q + v * v * c)
+        })
+    }
+
+    pub fn min(&self) -> Option<u64> {
+        self.iter().next().map(|(v, _)| v)
+    }
+
+    pub fn max(&self) -> Option<u64> {
+        self.sparse
+            .keys()
+            .next_back()
+            .copied()
+            .or_else(|| self.dense.iter().rposition(|c| *c > 0).map(|i| i as u64))
+    }
+
+    /// The nearest-rank quantile: the smallest value with at least `⌈q·n⌉` values at or below
+    /// it (`q = 0.5` is the lower median).
+    pub fn quantile(&self, q: f64) -> Option<u64> {
+        let n = self.count();
+        if n == 0 {
+            return None;
+        }
+        let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
+        let mut seen = 0;
+        for (v, c) in self.iter() {
+            seen += c;
+            if seen >= rank {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Share of values strictly above `n`, for every `n` where it changes: the survival
+    /// function as `(n, P(X > n))`.
+    pub fn survival(&self) -> Vec<(u64, f64)> {
+        let total = self.count() as f64;
+        let mut left = self.count();
+        let mut out = Vec::new();
+        for (v, c) in self.iter() {
+            left -= c;
+            out.push((v, left as f64 / total));
+        }
+        out
+    }
+}
+
+impl Serialize for Hist {
+    /// As `[[value, count], …]`, increasing values, no zero counts.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter().map(|(v, c)| [v, c]))
+    }
+}
+
+impl<'de> Deserialize<'de> for Hist {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let pairs = Vec::<[u64; 2]>::deserialize(d)?;
+        let mut h = Hist::default();
+        for [v, c] in pairs {
+            h.add_n(v, c);
+        }
+        Ok(h)
+    }
+}
+
+/// Seats a game can have, and the outcome slot for "no winner".
+pub const SEATS: usize = 4;
+pub const NO_WINNER: usize = SEATS;
+
+/// Everything a summary needs about a set of games, mergeable by addition.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Aggregate {
+    pub games: u64,
+    pub battles: Hist,
+    pub wars: Hist,
+    pub cards: Hist,
+    pub deepest_war: Hist,
+    pub lead_changes: Hist,
+    /// Games by end reason (in [`EndReason::ALL`] order) and outcome: the winning seat
+    /// `0..4`, or [`NO_WINNER`] (a draw, a loop, a capped game).
+    pub outcomes: [[u64; SEATS + 1]; EndReason::ALL.len()],
+    pub cycle_periods: Hist,
+    pub cycle_starts: Hist,
+    /// For each cycle period seen, the first game (lowest index) that looped with it: an
+    /// example to replay with `warlab trace`.
+    pub cycle_examples: BTreeMap<u64, u64>,
+}
+
+impl Aggregate {
+    #[inline]
+    pub fn add(&mut self, game: u64, r: &GameRecord) {
+        self.games += 1;
+        self.battles.add(r.battles);
+        self.wars.add(r.wars);
+        self.cards.add(r.cards_turned);
+        self.deepest_war.add(u64::from(r.deepest_war));
+        self.lead_changes.add(r.lead_changes);
+        let seat = r.winner.map_or(NO_WINNER, usize::from);
+        self.outcomes[end_index(r.end)][seat] += 1;
+        if let Some(c) = r.cycle {
+            self.cycle_periods.add(c.period);
+            self.cycle_starts.add(c.start);
+            let first = self.cycle_examples.entry(c.period).or_insert(game);
+            *first = (*first).min(game);
+        }
+    }
+
+    pub fn merge(&mut self, o: &Aggregate) {
+        self.games += o.games;
+        self.battles.merge(&o.battles);
+        self.wars.merge(&o.wars);
+        self.cards.merge(&o.cards);
+        self.deepest_war.merge(&o.deepest_war);
+        self.lead_changes.merge(&o.lead_changes);
+        for (mine, theirs) in self.outcomes.iter_mut().zip(&o.outcomes) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
+        self.cycle_periods.merge(&o.cycle_periods);
+        self.cycle_starts.merge(&o.cycle_starts);
+        for (&p, &g) in &o.cycle_examples {
+            let first = self.cycle_examples.entry(p).or_insert(g);
+            *first = (*first).min(g);
+        }
+    }
+
+    /// Games that ended for `end`.
+    pub fn ended(&self, end: EndReason) -> u64 {
+        self.outcomes[end_index(end)].iter().sum()
+    }
+
+    /// Games won by `seat` (any end reason).
+    pub fn wins(&self, seat: usize) -> u64 {
+        self.outcomes.iter().map(|o| o[seat]).sum()
+    }
+
+    /// Games that ended with no winner although they did end (drawn wars, tied limits).
+    pub fn draws(&self) -> u64 {
+        EndReason::ALL
+            .iter()
+            .filter(|e| e.finished())
+            .map(|e| self.outcomes[end_index(*e)][NO_WINNER])
+            .sum()
+    }
+}
+
+pub fn end_index(e: EndReason) -> usize {
+    EndReason::ALL
+        .iter()
+        .position(|x| *x == e)
+        .expect("ALL lists every end reason")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hist_quantiles_and_sums_are_exact() {
+        let mut h = Hist::default();
+        for v in [5u64, 1, 3, 3, 100_000, 2] {
+            h.add(v);
+        }
+        assert_eq!(h.count(), 6);
+        assert_eq!(h.min(), Some(1));
+        assert_eq!(h.max(), Some(100_000));
+        assert_eq!(h.quantile(0.5), Some(3));
+        assert_eq!(h.quantile(1.0), Some(100_000));
+        assert_eq!(h.quantile(0.0), Some(1));
+        let (s, q) = h.sums();
+        assert_eq!(s, 100_014);
+        assert_eq!(q, 25 + 1 + 9 + 9 + 10_000_000_000 + 4);
+        let json = serde_json::to_string(&h).unwrap();
+        assert_eq!(json, "[[1,1],[2,1],[3,2],[5,1],[100000,1]]");
+        assert_eq!(serde_json::from_str::<Hist>(&json).unwrap(), h);
+    }
+
+    #[test]
+    fn survival_steps_down_to_zero() {
+        let mut h = Hist::default();
+        for v in [1u64, 2, 2, 4] {
+            h.add(v);
+        }
+        assert_eq!(h.survival(), vec![(1, 0.75), (2, 0.25), (4, 0.0)]);
+    }
+}

@@ -1,0 +1,16 @@
+//! Runs experiments: every variant's games in chunks on all cores, aggregated as they stream.
+//!
+//! - [`aggregate`]: exact, mergeable counts (histograms, outcomes, cycles);
+//! - [`run`]: the chunked, ordered, thread-count-independent schedule and the [`Sink`] that
+//!   receives its results;
+//! - [`summary`]: the estimates (means with CIs, quantiles, Wilson shares) of an aggregate.
+//!
+//! No file formats here: `warlab-data` writes what a [`Sink`] receives.
+
+pub mod aggregate;
+pub mod run;
+pub mod summary;
+
+pub use aggregate::{Aggregate, Hist};
+pub use run::{CHUNK, GameRow, Plan, Sink, play_chunk, run};
+pub use summary::{Cell, MeanEstimate, mean_estimate, summary_cells, wilson};

@@ -1,0 +1,193 @@
+//! Plays an experiment's games on a thread pool, in chunks, and hands the results to a
+//! [`Sink`] in a fixed order.
+//!
+//! The games of a variant are cut into chunks of [`CHUNK`] game indices, aligned to multiples of
+//! [`CHUNK`], so a chunk's games do not depend on the range asked for. Chunks of all variants
+//! go to the pool together (a slow variant never leaves a core idle) with a bounded number in
+//! flight; the calling thread puts the finished chunks back in order and gives them to the sink
+//! one by one. Whatever the thread count, the sink sees the same calls with the same data.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::mpsc;
+
+use warlab_engine::{EndReason, Engine, GameRecord, GameSeed};
+use warlab_experiment::{Experiment, Variant};
+
+use crate::aggregate::Aggregate;
+
+/// Games per chunk: large enough that merging and scheduling cost nothing, small enough that a
+/// slow variant still splits over every core.
+pub const CHUNK: u64 = 4096;
+
+/// One game, as written to `games.parquet`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub game: u64,
+    pub record: GameRecord,
+}
+
+/// What a run does with its results. Calls come in order: for each variant (in experiment
+/// order, skipping those [`Sink::is_done`] reports), its chunks' rows in game order, then
+/// [`Sink::variant_done`] with the variant's aggregate.
+pub trait Sink {
+    type Error;
+    /// A variant already finished by an earlier, interrupted run: not played again.
+    fn is_done(&self, variant: usize) -> bool;
+    /// Per-game rows of one chunk (only when rows were asked for).
+    fn rows(&mut self, variant: usize, rows: &[GameRow]) -> Result<(), Self::Error>;
+    fn variant_done(&mut self, variant: usize, aggregate: Aggregate) -> Result<(), Self::Error>;
+    /// `games` more games of `variant` were played (in any order; for progress only).
+    fn progress(&mut self, _variant: usize, _games: u64) {}
+}
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Plan<'a> {
+    pub experiment: &'a Experiment,
+    /// Game indices played in every variant.
+    pub games: Range<u64>,
+    pub seed: u64,
+    pub rows: bool,
+    pub threads: usize,
+}
+
+struct Job {
+    variant: usize,
+    games: Range<u64>,
+    last: bool,
+}
+
+struct Done {
+    aggregate: Aggregate,
+    rows: Vec<GameRow>,
+}
+
+fn jobs(plan: &Plan<'_>, pending: &[usize]) -> Vec<Job> {
+    let mut out = Vec::new();
+    for &v in pending {
+        let Range { start, end } = plan.games.clone();
+        let mut lo = start;
+        while lo < end {
+            let hi = ((lo / CHUNK + 1) * CHUNK).min(end);
+            out.push(Job {
+                variant: v,
+                games: lo..hi,
+                last: hi == end,
+            });
+            lo = hi;
+        }
+        if start >= end {
+            out.push(Job {
+                variant: v,
+                games: start..start,
+                last: true,
+            });
+        }
+    }
+    out
+}
+
+/// Plays game indices `games` of `variant`.
+pub fn play_chunk(
+    variant: &Variant,
+    seed: u64,
+    games: Range<u64>,
+    rows: bool,
+) -> (Aggregate, Vec<GameRow>) {
+    let mut engine = Engine::new(&variant.rules);
+    let mut aggregate = Aggregate::default();
+    let mut out = Vec::with_capacity(if rows {
+        (games.end - games.start) as usize
+    } else {
+        0
+    });
+    for g in games {
+        let record = engine.play(GameSeed::new(seed, variant.seed_id, g));
+        aggregate.add(g, &record);
+        if rows {
+            out.push(GameRow { game: g, record });
+        }
+    }
+    (aggregate, out)
+}
+
+/// Runs the plan; returns the first error of the sink (after the chunks in flight finish).
+pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
+    let exp = plan.experiment;
+    let pending: Vec<usize> = (0..exp.variants.len())
+        .filter(|&v| !sink.is_done(v))
+        .collect();
+    let jobs = jobs(plan, &pending);
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let threads = plan.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("warlab-worker-{i}"))
+        .build()
+        .expect("a thread pool");
+    // Enough chunks in flight to keep every worker busy while the sink writes; bounded so
+    // that rows waiting to be written stay few.
+    let window = threads * 3;
+    let (tx, rx) = mpsc::channel::<(usize, Done)>();
+    let mut next_submit = 0;
+    let mut next_emit = 0;
+    let mut ready: BTreeMap<usize, Done> = BTreeMap::new();
+    let mut aggregates: BTreeMap<usize, Aggregate> = BTreeMap::new();
+    let mut failure = None;
+    let mut in_flight = 0;
+    loop {
+        while failure.is_none() && next_submit < jobs.len() && in_flight < window {
+            let i = next_submit;
+            let job = &jobs[i];
+            let variant = exp.variants[job.variant].clone();
+            let (games, seed, rows) = (job.games.clone(), plan.seed, plan.rows);
+            let tx = tx.clone();
+            pool.spawn(move || {
+                let (aggregate, rows) = play_chunk(&variant, seed, games, rows);
+                // The receiver only goes away after every chunk in flight came back.
+                let _ = tx.send((i, Done { aggregate, rows }));
+            });
+            next_submit += 1;
+            in_flight += 1;
+        }
+        if in_flight == 0 {
+            break;
+        }
+        let (i, done) = rx
+            .recv()
+            .expect("workers hold a sender while chunks are in flight");
+        in_flight -= 1;
+        sink.progress(jobs[i].variant, done.aggregate.games);
+        ready.insert(i, done);
+        while let Some(done) = ready.remove(&next_emit) {
+            let job = &jobs[next_emit];
+            next_emit += 1;
+            if failure.is_some() {
+                continue;
+            }
+            if plan.rows {
+                if let Err(e) = sink.rows(job.variant, &done.rows) {
+                    failure = Some(e);
+                    continue;
+                }
+            }
+            let agg = aggregates.entry(job.variant).or_default();
+            agg.merge(&done.aggregate);
+            if job.last {
+                let agg = aggregates.remove(&job.variant).unwrap_or_default();
+                if let Err(e) = sink.variant_done(job.variant, agg) {
+                    failure = Some(e);
+                }
+            }
+        }
+    }
+    failure.map_or(Ok(()), Err)
+}
+
+/// The end reason names, in the order of [`Aggregate::outcomes`].
+pub fn end_names() -> Vec<&'static str> {
+    EndReason::ALL.iter().map(|e| e.name()).collect()
+}

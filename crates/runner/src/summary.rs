@@ -1,0 +1,236 @@
+//! One summary row per variant, computed from its [`Aggregate`]: every estimate with its
+//! uncertainty.
+//!
+//! - Means come with the standard deviation, the standard error and a 95 % confidence interval
+//!   from Student's t (n − 1 degrees of freedom).
+//! - Quantiles are exact nearest-rank quantiles of the exact histogram.
+//! - Shares (end reasons, wins, loops) come with 95 % Wilson score intervals, which stay
+//!   meaningful at 0 % and 100 % (the upper bound of a share never seen).
+//! - Capped and looping games count in every mean with the battles they were played for; their
+//!   shares are columns of their own, so they are never dropped silently.
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use warlab_engine::EndReason;
+
+use crate::aggregate::{Aggregate, Hist};
+
+/// A summary cell: the data crate turns a column of them into a typed column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Null,
+}
+
+impl Cell {
+    fn opt_int(v: Option<u64>) -> Cell {
+        v.map_or(Cell::Null, |v| Cell::Int(v as i64))
+    }
+
+    fn opt_float(v: Option<f64>) -> Cell {
+        match v {
+            Some(x) if x.is_finite() => Cell::Float(x),
+            _ => Cell::Null,
+        }
+    }
+}
+
+/// Mean, spread and interval of an exact histogram.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeanEstimate {
+    pub n: u64,
+    pub mean: f64,
+    pub sd: Option<f64>,
+    pub se: Option<f64>,
+    pub ci: Option<(f64, f64)>,
+}
+
+pub fn mean_estimate(h: &Hist) -> Option<MeanEstimate> {
+    let n = h.count();
+    if n == 0 {
+        return None;
+    }
+    let (s, q) = h.sums();
+    let mean = s as f64 / n as f64;
+    if n < 2 {
+        return Some(MeanEstimate {
+            n,
+            mean,
+            sd: None,
+            se: None,
+            ci: None,
+        });
+    }
+    // Exact in integers: n·Σx² − (Σx)² = n(n−1)·s².
+    let n128 = u128::from(n);
+    let var = (n128 * q - s * s) as f64 / (n as f64 * (n - 1) as f64);
+    let sd = var.sqrt();
+    let se = sd / (n as f64).sqrt();
+    let t = t975(n - 1);
+    Some(MeanEstimate {
+        n,
+        mean,
+        sd: Some(sd),
+        se: Some(se),
+        ci: Some((mean - t * se, mean + t * se)),
+    })
+}
+
+/// The 97.5 % quantile of Student's t with `df` degrees of freedom.
+pub fn t975(df: u64) -> f64 {
+    StudentsT::new(0.0, 1.0, df as f64)
+        .map(|t| t.inverse_cdf(0.975))
+        .unwrap_or(f64::NAN)
+}
+
+/// The 97.5 % quantile of the standard normal.
+pub fn z975() -> f64 {
+    Normal::standard().inverse_cdf(0.975)
+}
+
+/// The 95 % Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = z975();
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
+/// The per-variant columns after `variant` and the rule options, in order.
+pub fn summary_cells(a: &Aggregate, players: usize) -> Vec<(String, Cell)> {
+    let mut out = vec![("n".to_string(), Cell::Int(a.games as i64))];
+    for (prefix, h) in [
+        ("battles", &a.battles),
+        ("wars", &a.wars),
+        ("cards", &a.cards),
+    ] {
+        metric(&mut out, prefix, h);
+    }
+    let lead = mean_estimate(&a.lead_changes);
+    out.push((
+        "lead_changes_mean".into(),
+        Cell::opt_float(lead.map(|m| m.mean)),
+    ));
+    out.push((
+        "lead_changes_se".into(),
+        Cell::opt_float(lead.and_then(|m| m.se)),
+    ));
+    out.push(("deepest_war_max".into(), Cell::opt_int(a.deepest_war.max())));
+    for end in EndReason::ALL {
+        share(
+            &mut out,
+            &format!("share_{}", end.name()),
+            a.ended(end),
+            a.games,
+        );
+    }
+    share(&mut out, "cycle_share", a.ended(EndReason::Cycle), a.games);
+    let period = mean_estimate(&a.cycle_periods);
+    out.push((
+        "cycle_periods_distinct".into(),
+        Cell::Int(a.cycle_examples.len() as i64),
+    ));
+    out.push((
+        "cycle_period_mean".into(),
+        Cell::opt_float(period.map(|m| m.mean)),
+    ));
+    out.push((
+        "cycle_period_median".into(),
+        Cell::opt_int(a.cycle_periods.quantile(0.5)),
+    ));
+    out.push((
+        "cycle_period_min".into(),
+        Cell::opt_int(a.cycle_periods.min()),
+    ));
+    out.push((
+        "cycle_period_max".into(),
+        Cell::opt_int(a.cycle_periods.max()),
+    ));
+    let start = mean_estimate(&a.cycle_starts);
+    out.push((
+        "cycle_start_mean".into(),
+        Cell::opt_float(start.map(|m| m.mean)),
+    ));
+    out.push((
+        "cycle_start_max".into(),
+        Cell::opt_int(a.cycle_starts.max()),
+    ));
+    for seat in 0..crate::aggregate::SEATS {
+        let name = format!("win_share_{seat}");
+        if seat < players {
+            share(&mut out, &name, a.wins(seat), a.games);
+        } else {
+            for suffix in ["", "_ci_lo", "_ci_hi"] {
+                out.push((format!("{name}{suffix}"), Cell::Null));
+            }
+        }
+    }
+    out.push(("draws".into(), Cell::Int(a.draws() as i64)));
+    share(&mut out, "draw_share", a.draws(), a.games);
+    out
+}
+
+fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
+    let m = mean_estimate(h);
+    let cells = [
+        ("mean", Cell::opt_float(m.map(|m| m.mean))),
+        ("sd", Cell::opt_float(m.and_then(|m| m.sd))),
+        ("se", Cell::opt_float(m.and_then(|m| m.se))),
+        ("ci_lo", Cell::opt_float(m.and_then(|m| m.ci).map(|c| c.0))),
+        ("ci_hi", Cell::opt_float(m.and_then(|m| m.ci).map(|c| c.1))),
+        ("median", Cell::opt_int(h.quantile(0.5))),
+        ("p90", Cell::opt_int(h.quantile(0.9))),
+        ("p99", Cell::opt_int(h.quantile(0.99))),
+        ("max", Cell::opt_int(h.max())),
+    ];
+    for (name, c) in cells {
+        out.push((format!("{prefix}_{name}"), c));
+    }
+}
+
+fn share(out: &mut Vec<(String, Cell)>, name: &str, k: u64, n: u64) {
+    let ci = wilson(k, n);
+    out.push((
+        name.to_string(),
+        Cell::opt_float((n > 0).then(|| k as f64 / n as f64)),
+    ));
+    out.push((format!("{name}_ci_lo"), Cell::opt_float(ci.map(|c| c.0))));
+    out.push((format!("{name}_ci_hi"), Cell::opt_float(ci.map(|c| c.1))));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_interval_of_known_sample() {
+        let mut h = Hist::default();
+        for v in [2u64, 4, 4, 4, 5, 5, 7, 9] {
+            h.add(v);
+        }
+        let m = mean_estimate(&h).unwrap();
+        assert_eq!(m.mean, 5.0);
+        // Sample variance 32/7.
+        assert!((m.sd.unwrap() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
+        let (lo, hi) = m.ci.unwrap();
+        let t = 2.364_624_251_592_785; // t(0.975, 7)
+        assert!((hi - lo - 2.0 * t * m.se.unwrap()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn wilson_bounds_the_zero_case() {
+        let (lo, hi) = wilson(0, 1000).unwrap();
+        assert_eq!(lo, 0.0);
+        // About 3.84 / 1003.84.
+        assert!((hi - 0.003_825).abs() < 1e-4, "{hi}");
+        let (lo, hi) = wilson(500, 1000).unwrap();
+        assert!(lo < 0.5 && hi > 0.5 && (hi - lo - 0.0619).abs() < 1e-3);
+    }
+}

@@ -1,0 +1,145 @@
+//! The schedule gives the same results for any thread count and any split of the game range.
+
+use std::path::Path;
+
+use warlab_experiment::Experiment;
+use warlab_runner::{Aggregate, CHUNK, GameRow, Plan, Sink, run};
+
+/// Records every call, in order.
+#[derive(Default)]
+struct Record {
+    calls: Vec<String>,
+    rows: Vec<(usize, GameRow)>,
+    done: Vec<(usize, Aggregate)>,
+    skip: Vec<usize>,
+    progress: u64,
+}
+
+impl Sink for Record {
+    type Error = String;
+    fn is_done(&self, v: usize) -> bool {
+        self.skip.contains(&v)
+    }
+    fn rows(&mut self, v: usize, rows: &[GameRow]) -> Result<(), String> {
+        self.calls.push(format!("rows {v} {}", rows.len()));
+        self.rows.extend(rows.iter().map(|r| (v, *r)));
+        Ok(())
+    }
+    fn variant_done(&mut self, v: usize, a: Aggregate) -> Result<(), String> {
+        self.calls.push(format!("done {v}"));
+        self.done.push((v, a));
+        Ok(())
+    }
+    fn progress(&mut self, _: usize, games: u64) {
+        self.progress += games;
+    }
+}
+
+fn experiment() -> Experiment {
+    Experiment::parse(
+        Path::new("t.toml"),
+        "name = \"t\"\ngames = 10000\n[sweep]\npickup = [\"shuffled\", \"seat\"]\nwar_down = [1, 3]\n",
+    )
+    .unwrap()
+}
+
+fn play(exp: &Experiment, games: std::ops::Range<u64>, threads: usize, rows: bool) -> Record {
+    let mut rec = Record::default();
+    run(
+        &Plan {
+            experiment: exp,
+            games,
+            seed: 5,
+            rows,
+            threads,
+        },
+        &mut rec,
+    )
+    .unwrap();
+    rec
+}
+
+#[test]
+fn any_thread_count_gives_the_same_calls_and_data() {
+    let exp = experiment();
+    let one = play(&exp, 0..10_000, 1, true);
+    assert_eq!(one.progress, 40_000);
+    assert_eq!(one.rows.len(), 40_000);
+    assert_eq!(one.done.len(), 4);
+    for threads in [2, 3] {
+        let other = play(&exp, 0..10_000, threads, true);
+        assert_eq!(one.calls, other.calls, "{threads} threads");
+        assert_eq!(one.rows, other.rows, "{threads} threads");
+        assert_eq!(one.done, other.done, "{threads} threads");
+    }
+    // Rows come variant by variant, in game order.
+    let games: Vec<u64> = one
+        .rows
+        .iter()
+        .filter(|(v, _)| *v == 2)
+        .map(|(_, r)| r.game)
+        .collect();
+    assert_eq!(games, (0..10_000).collect::<Vec<_>>());
+}
+
+#[test]
+fn disjoint_ranges_merge_into_the_whole() {
+    let exp = experiment();
+    let whole = play(&exp, 0..10_000, 2, false);
+    // A split that is not on a chunk boundary, and one that is.
+    for cut in [3_333, CHUNK] {
+        let a = play(&exp, 0..cut, 2, false);
+        let b = play(&exp, cut..10_000, 2, false);
+        for v in 0..4 {
+            let mut merged = a.done[v].1.clone();
+            merged.merge(&b.done[v].1);
+            assert_eq!(merged, whole.done[v].1, "variant {v}, cut {cut}");
+        }
+    }
+}
+
+#[test]
+fn finished_variants_are_skipped() {
+    let exp = experiment();
+    let mut rec = Record {
+        skip: vec![0, 2],
+        ..Record::default()
+    };
+    run(
+        &Plan {
+            experiment: &exp,
+            games: 0..100,
+            seed: 5,
+            rows: false,
+            threads: 2,
+        },
+        &mut rec,
+    )
+    .unwrap();
+    assert_eq!(rec.calls, ["done 1", "done 3"]);
+}
+
+#[test]
+fn a_looping_variant_counts_its_cycles() {
+    let exp = Experiment::parse(
+        Path::new("t.toml"),
+        "name = \"t\"\ngames = 3000\n[rules]\npickup = \"seat\"\nwar_down = 1\n",
+    )
+    .unwrap();
+    let rec = play(&exp, 0..3000, 2, false);
+    let a = &rec.done[0].1;
+    let loops = a.ended(warlab_engine::EndReason::Cycle);
+    assert!(loops > 0, "seat order with one card down loops");
+    assert_eq!(a.cycle_periods.count(), loops);
+    assert_eq!(
+        a.cycle_examples.len() as u64,
+        a.cycle_periods.iter().count() as u64
+    );
+    // Every game is counted once, looping ones included.
+    assert_eq!(a.battles.count(), 3000);
+    let ends: u64 = warlab_engine::EndReason::ALL
+        .iter()
+        .map(|e| a.ended(*e))
+        .sum();
+    assert_eq!(ends, 3000);
+}
