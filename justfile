@@ -27,3 +27,11 @@ criterion:
 # One game, battle by battle.
 trace *ARGS:
     cargo run --release -- trace {{ARGS}}
+
+# Run every bundled experiment (data/<name>/).
+experiments:
+    for f in experiments/*.toml; do cargo run --release -- run "$f"; done
+
+# Check that pandas/pyarrow and DuckDB read a run (needs `pip install pandas pyarrow duckdb`).
+check-readers DIR="data/classic":
+    python3 scripts/check_readers.py {{DIR}}

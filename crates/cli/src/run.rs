@@ -234,8 +234,8 @@ fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
         .unwrap_or(7)
         .clamp(7, 48);
     println!(
-        "{:<width$}  {:>9}  {:>22}  {:>7}  {:>8}",
-        "variant", "games", "battles mean (95% CI)", "median", "looping"
+        "{:<width$}  {:>9}  {:>22}  {:>7}  {:>8}  {:>11}",
+        "variant", "games", "battles mean (95% CI)", "median", "looping", "seat 0 wins"
     );
     for (v, a) in exp.variants.iter().zip(aggregates) {
         let m = mean_estimate(&a.battles);
@@ -246,14 +246,15 @@ fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
         let looping =
             a.ended(warlab_engine::EndReason::Cycle) + a.ended(warlab_engine::EndReason::Capped);
         println!(
-            "{:<width$}  {:>9}  {:>22}  {:>7}  {:>7.3}%",
+            "{:<width$}  {:>9}  {:>22}  {:>7}  {:>7.3}%  {:>10.2}%",
             v.name,
             a.games,
             mean,
             a.battles
                 .quantile(0.5)
                 .map_or("-".into(), |q| q.to_string()),
-            100.0 * looping as f64 / a.games.max(1) as f64
+            100.0 * looping as f64 / a.games.max(1) as f64,
+            100.0 * a.wins(0) as f64 / a.games.max(1) as f64
         );
     }
 }

@@ -135,6 +135,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// One `[sweep]` list: the option, where its key is, and each value's text and place.
+struct Axis {
+    option: String,
+    offset: usize,
+    values: Vec<(String, usize)>,
+}
+
 struct Parser<'a> {
     path: &'a Path,
     text: &'a str,
@@ -188,7 +195,7 @@ impl Parser<'_> {
         let mut rows = false;
         let mut baseline = None;
         let mut base = RuleOptions::default();
-        let mut sweep: Vec<(String, usize, Vec<(String, usize)>)> = Vec::new();
+        let mut sweep: Vec<Axis> = Vec::new();
         let mut named: Vec<&Value<'_>> = Vec::new();
         let mut variant_offset = 0;
 
@@ -261,7 +268,11 @@ impl Parser<'_> {
                             }
                             values.push((text, item.span().start));
                         }
-                        sweep.push((opt.to_string(), sk.span().start, values));
+                        sweep.push(Axis {
+                            option: opt.to_string(),
+                            offset: sk.span().start,
+                            values,
+                        });
                     }
                 }
                 "variant" => {
@@ -308,19 +319,20 @@ impl Parser<'_> {
 
         let mut variants = Vec::new();
         // The sweep's product, the first axis varying slowest.
-        let axes_len: usize = sweep.iter().map(|(_, _, v)| v.len()).product();
+        let axes_len: usize = sweep.iter().map(|a| a.values.len()).product();
         if !sweep.is_empty() {
             for i in 0..axes_len {
                 let mut o = base.clone();
                 let mut settings = Vec::new();
                 let mut rest = i;
                 let mut picks = vec![0; sweep.len()];
-                for (a, (_, _, values)) in sweep.iter().enumerate().rev() {
-                    picks[a] = rest % values.len();
-                    rest /= values.len();
+                for (a, axis) in sweep.iter().enumerate().rev() {
+                    picks[a] = rest % axis.values.len();
+                    rest /= axis.values.len();
                 }
-                for (a, (opt, _, values)) in sweep.iter().enumerate() {
-                    let (text, offset) = &values[picks[a]];
+                for (a, axis) in sweep.iter().enumerate() {
+                    let (text, offset) = &axis.values[picks[a]];
+                    let opt = &axis.option;
                     self.set(&mut o, opt, text, *offset, &format!("sweep.{opt}"))?;
                     settings.push((opt.clone(), text.clone()));
                 }
@@ -328,7 +340,7 @@ impl Parser<'_> {
                 let named_axes: Vec<&(String, String)> = settings
                     .iter()
                     .zip(&sweep)
-                    .filter(|(_, (_, _, values))| values.len() > 1)
+                    .filter(|(_, axis)| axis.values.len() > 1)
                     .map(|(s, _)| s)
                     .collect();
                 let shown = if named_axes.is_empty() {
@@ -342,7 +354,11 @@ impl Parser<'_> {
                     .collect::<Vec<_>>()
                     .join(",");
                 let rules = Rules::new(o).map_err(|e| {
-                    self.error(sweep[0].1, Some("sweep"), format!("variant `{vname}`: {e}"))
+                    self.error(
+                        sweep[0].offset,
+                        Some("sweep"),
+                        format!("variant `{vname}`: {e}"),
+                    )
                 })?;
                 variants.push(make_variant(vname, rules, settings));
             }

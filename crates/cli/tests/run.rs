@@ -1,0 +1,298 @@
+//! `warlab run` and `warlab validate` end to end: the files, their bytes, errors, resuming.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::warlab;
+
+mod common;
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warlab-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+const DATA_FILES: [&str; 5] = [
+    "summary.parquet",
+    "summary.csv",
+    "lengths.parquet",
+    "games.parquet",
+    "aggregates.json",
+];
+
+const SMALL: &str = "name = \"small\"\ndescription = \"test\"\ngames = 6000\nseed = 3\nrows = true\n\
+[sweep]\npickup = [\"shuffled\", \"seat\"]\nwar_down = [1, 3]\n";
+
+#[test]
+fn one_thread_and_all_threads_write_identical_bytes() {
+    let dir = scratch("threads");
+    let file = write(&dir, "small.toml", SMALL);
+    let mut outs = Vec::new();
+    for threads in ["1", "3"] {
+        let out = dir.join(format!("out{threads}"));
+        let (code, stdout, stderr) = warlab(&[
+            "run",
+            &file,
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("pickup=seat,war_down=1"), "{stdout}");
+        outs.push(out.join("small"));
+    }
+    for f in DATA_FILES {
+        let a = std::fs::read(outs[0].join(f)).unwrap();
+        let b = std::fs::read(outs[1].join(f)).unwrap();
+        assert!(a == b, "{f} differs between 1 and 3 threads");
+    }
+    let manifest = std::fs::read_to_string(outs[0].join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"seed\": 3"), "{manifest}");
+    assert!(manifest.contains("\"file_hash\""), "{manifest}");
+    assert!(
+        manifest.contains("games = 6000"),
+        "the file's text: {manifest}"
+    );
+    assert!(
+        !outs[0].join(".parts").exists(),
+        "parts are removed when the run completes"
+    );
+}
+
+#[test]
+fn data_reads_back_and_matches_the_aggregates() {
+    let dir = scratch("readback");
+    let file = write(&dir, "small.toml", SMALL);
+    let out = dir.join("out");
+    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let d = out.join("small");
+    let games = warlab_data::read_parquet(&d.join("games.parquet")).unwrap();
+    assert_eq!(games.height(), 4 * 6000);
+    let summary = warlab_data::read_parquet(&d.join("summary.parquet")).unwrap();
+    assert_eq!(summary.height(), 4);
+    let lengths = warlab_data::read_parquet(&d.join("lengths.parquet")).unwrap();
+    // Per variant: the histogram's counts add up to the games, and its mean is the summary's.
+    let variants = summary.column("variant").unwrap().str().unwrap().clone();
+    let means = summary
+        .column("battles_mean")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .clone();
+    let ns = summary.column("n").unwrap().i64().unwrap().clone();
+    let lv = lengths.column("variant").unwrap().str().unwrap().clone();
+    let lb = lengths.column("battles").unwrap().u64().unwrap().clone();
+    let lc = lengths.column("count").unwrap().u64().unwrap().clone();
+    let gv = games.column("variant").unwrap().str().unwrap().clone();
+    let gb = games.column("battles").unwrap().u64().unwrap().clone();
+    for i in 0..4 {
+        let name = variants.get(i).unwrap();
+        let (mut n, mut sum) = (0u64, 0u64);
+        for j in 0..lengths.height() {
+            if lv.get(j) == Some(name) {
+                n += lc.get(j).unwrap();
+                sum += lb.get(j).unwrap() * lc.get(j).unwrap();
+            }
+        }
+        assert_eq!(n as i64, ns.get(i).unwrap());
+        assert!((sum as f64 / n as f64 - means.get(i).unwrap()).abs() < 1e-9);
+        let (mut gn, mut gsum) = (0u64, 0u64);
+        for j in 0..games.height() {
+            if gv.get(j) == Some(name) {
+                gn += 1;
+                gsum += gb.get(j).unwrap();
+            }
+        }
+        assert_eq!(
+            (gn, gsum),
+            (n, sum),
+            "games.parquet agrees with lengths.parquet"
+        );
+    }
+    let csv = std::fs::read_to_string(d.join("summary.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    for col in [
+        "variant",
+        "pickup",
+        "war_down",
+        "n",
+        "battles_mean",
+        "battles_ci_lo",
+        "battles_p99",
+        "wars_median",
+        "cards_max",
+        "share_all_cards",
+        "share_capped",
+        "cycle_share",
+        "cycle_share_ci_hi",
+        "cycle_period_median",
+        "win_share_0",
+        "draws",
+    ] {
+        assert!(
+            header.split(',').any(|c| c == col),
+            "summary.csv lacks {col}"
+        );
+    }
+}
+
+#[test]
+fn validate_and_run_reject_bad_files_with_place_and_status_2() {
+    let dir = scratch("bad");
+    let bad = write(
+        &dir,
+        "bad.toml",
+        "name = \"bad\"\ngames = 10\n[sweep]\npickup = [\"seat\", \"upside-down\"]\n",
+    );
+    let good = write(&dir, "good.toml", "name = \"good\"\ngames = 10\n");
+    let (code, stdout, stderr) = warlab(&["validate", &good, &bad]);
+    assert_eq!(code, 2);
+    assert!(
+        stdout.contains("ok: ") && stdout.contains("good.toml"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(
+            "bad.toml:4:19: `sweep.pickup`: rule option `pickup` cannot be `upside-down`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("winner-first"),
+        "allowed values listed: {stderr}"
+    );
+    let out = dir.join("out");
+    let (code, _, stderr) = warlab(&["run", &bad, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!out.exists(), "nothing written for an invalid file");
+    let (code, _, stderr) = warlab(&["run", &good, "--games-from", "5", "--games-to", "5"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("empty range"), "{stderr}");
+}
+
+#[test]
+fn a_killed_run_resumes_and_ends_with_the_same_data() {
+    let dir = scratch("resume");
+    // Eight variants that each take a noticeable time, so that the run can be killed midway.
+    let text = "name = \"long\"\ngames = 40000\nseed = 9\nrows = true\n[sweep]\n\
+                war_down = [0, 1, 2, 3, 4, 5, 6, 7]\n";
+    let file = write(&dir, "long.toml", text);
+    let reference = dir.join("reference");
+    let (code, _, stderr) = warlab(&["run", &file, "--out", reference.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+
+    let out = dir.join("out");
+    let parts = out.join("long").join(".parts");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warlab"))
+        .args([
+            "run",
+            &file,
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let finished_one = || parts.join("v0000.aggregate.json").exists();
+    while !finished_one() && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(finished_one(), "the first variant finished before the kill");
+    if out.join("long").join("manifest.json").exists() {
+        eprintln!("the run finished before it could be killed; resuming is not exercised");
+    } else {
+        let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.contains("resuming long:"), "{stderr}");
+        let manifest = std::fs::read_to_string(out.join("long/manifest.json")).unwrap();
+        assert!(!manifest.contains("\"variants_resumed\": 0"), "{manifest}");
+    }
+    for f in DATA_FILES {
+        let a = std::fs::read(reference.join("long").join(f)).unwrap();
+        let b = std::fs::read(out.join("long").join(f)).unwrap();
+        assert!(a == b, "{f} differs after resuming");
+    }
+    // No temporary file is left anywhere.
+    let leftovers: Vec<_> = std::fs::read_dir(out.join("long"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp") || n == ".parts")
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn a_changed_file_does_not_reuse_old_parts() {
+    let dir = scratch("stale");
+    let out = dir.join("out");
+    let parts = out.join("s").join(".parts");
+    std::fs::create_dir_all(&parts).unwrap();
+    // Parts of some other run: a key that does not match, and a stale aggregate.
+    std::fs::write(parts.join("run.json"), "{\"experiment_hash\":\"x\"}").unwrap();
+    std::fs::write(parts.join("v0000.aggregate.json"), "{}").unwrap();
+    let file = write(&dir, "s.toml", "name = \"s\"\ngames = 100\n");
+    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("resuming"), "{stderr}");
+    let summary = std::fs::read_to_string(out.join("s/summary.csv")).unwrap();
+    assert!(
+        summary.lines().nth(1).unwrap().starts_with("base,"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn trace_replays_a_game_of_an_experiment() {
+    let dir = scratch("trace");
+    let file = write(&dir, "small.toml", SMALL);
+    let out = dir.join("out");
+    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let games = warlab_data::read_parquet(&out.join("small/games.parquet")).unwrap();
+    let variant = "pickup=seat,war_down=3";
+    let names = games.column("variant").unwrap().str().unwrap().clone();
+    let battles = games.column("battles").unwrap().u64().unwrap().clone();
+    let game = games.column("game").unwrap().u64().unwrap().clone();
+    let row = (0..games.height())
+        .find(|&i| names.get(i) == Some(variant) && game.get(i) == Some(17))
+        .unwrap();
+    let (code, stdout, stderr) = warlab(&[
+        "trace",
+        "--experiment",
+        &file,
+        "--variant",
+        variant,
+        "--game",
+        "17",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let expected = battles.get(row).unwrap();
+    assert!(
+        stdout.contains(&format!("after {expected} battles")),
+        "trace ends after the battles games.parquet records ({expected}): {}",
+        stdout.lines().last().unwrap_or("")
+    );
+    let (code, _, stderr) = warlab(&["trace", "--experiment", &file, "--variant", "nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("its variants: pickup=shuffled,war_down=1"),
+        "{stderr}"
+    );
+}
