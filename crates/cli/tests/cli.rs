@@ -2,8 +2,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::warlab;
 
 #[test]
