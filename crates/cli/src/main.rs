@@ -108,6 +108,26 @@ enum Command {
         /// Game index to stop before in every variant (default: the number of games)
         #[arg(long, value_name = "B")]
         games_to: Option<u64>,
+        /// Where reports go: REPORTS/<experiment>/
+        #[arg(long, default_value = "reports")]
+        reports: PathBuf,
+        /// Do not write the report at the end
+        #[arg(long)]
+        no_report: bool,
+        /// Histograms of length on a log y-axis
+        #[arg(long)]
+        log_hist: bool,
+    },
+    /// Rebuild the report of a run from its data folder alone (data/<experiment>)
+    Report {
+        /// The run's data folder
+        data: PathBuf,
+        /// Where reports go: REPORTS/<experiment>/
+        #[arg(long, default_value = "reports")]
+        reports: PathBuf,
+        /// Histograms of length on a log y-axis
+        #[arg(long)]
+        log_hist: bool,
     },
     /// Check experiment files without running them
     Validate {
@@ -133,6 +153,12 @@ fn main() -> ExitCode {
     }
 }
 
+fn report(data: &std::path::Path, reports: &std::path::Path, log_hist: bool) -> Result<()> {
+    let dir = warlab_report::build(data, reports, &warlab_report::Options { log_hist })?;
+    println!("report: {}", dir.join("report.md").display());
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run {
@@ -144,8 +170,11 @@ fn run(cli: Cli) -> Result<()> {
             rows,
             games_from,
             games_to,
+            reports,
+            no_report,
+            log_hist,
         } => {
-            run::run(run::RunArgs {
+            let data = run::run(run::RunArgs {
                 file,
                 games,
                 threads,
@@ -155,8 +184,16 @@ fn run(cli: Cli) -> Result<()> {
                 games_from,
                 games_to,
             })?;
+            if !no_report {
+                report(&data, &reports, log_hist)?;
+            }
             Ok(())
         }
+        Command::Report {
+            data,
+            reports,
+            log_hist,
+        } => report(&data, &reports, log_hist),
         Command::Validate { files } => run::validate(&files),
         Command::Rules => {
             print!("{}", options::describe_options());

@@ -46,9 +46,14 @@ fn one_thread_and_all_threads_write_identical_bytes() {
             threads,
             "--out",
             out.to_str().unwrap(),
+            "--reports",
+            dir.join(format!("reports{threads}")).to_str().unwrap(),
         ]);
         assert_eq!(code, 0, "{stderr}");
         assert!(stdout.contains("pickup=seat,war_down=1"), "{stdout}");
+        let report = dir.join(format!("reports{threads}/small/report.md"));
+        assert!(report.is_file(), "run ends with the report");
+        assert!(stdout.contains("report: "), "{stdout}");
         outs.push(out.join("small"));
     }
     for f in DATA_FILES {
@@ -74,7 +79,7 @@ fn data_reads_back_and_matches_the_aggregates() {
     let dir = scratch("readback");
     let file = write(&dir, "small.toml", SMALL);
     let out = dir.join("out");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap(), "--no-report"]);
     assert_eq!(code, 0, "{stderr}");
     let d = out.join("small");
     let games = warlab_data::read_parquet(&d.join("games.parquet")).unwrap();
@@ -173,10 +178,18 @@ fn validate_and_run_reject_bad_files_with_place_and_status_2() {
         "allowed values listed: {stderr}"
     );
     let out = dir.join("out");
-    let (code, _, stderr) = warlab(&["run", &bad, "--out", out.to_str().unwrap()]);
+    let (code, _, stderr) = warlab(&["run", &bad, "--out", out.to_str().unwrap(), "--no-report"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(!out.exists(), "nothing written for an invalid file");
-    let (code, _, stderr) = warlab(&["run", &good, "--games-from", "5", "--games-to", "5"]);
+    let (code, _, stderr) = warlab(&[
+        "run",
+        &good,
+        "--games-from",
+        "5",
+        "--games-to",
+        "5",
+        "--no-report",
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("empty range"), "{stderr}");
 }
@@ -189,7 +202,13 @@ fn a_killed_run_resumes_and_ends_with_the_same_data() {
                 war_down = [0, 1, 2, 3, 4, 5, 6, 7]\n";
     let file = write(&dir, "long.toml", text);
     let reference = dir.join("reference");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", reference.to_str().unwrap()]);
+    let (code, _, stderr) = warlab(&[
+        "run",
+        &file,
+        "--out",
+        reference.to_str().unwrap(),
+        "--no-report",
+    ]);
     assert_eq!(code, 0, "{stderr}");
 
     let out = dir.join("out");
@@ -218,7 +237,8 @@ fn a_killed_run_resumes_and_ends_with_the_same_data() {
     if out.join("long").join("manifest.json").exists() {
         eprintln!("the run finished before it could be killed; resuming is not exercised");
     } else {
-        let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+        let (code, _, stderr) =
+            warlab(&["run", &file, "--out", out.to_str().unwrap(), "--no-report"]);
         assert_eq!(code, 0, "{stderr}");
         assert!(stderr.contains("resuming long:"), "{stderr}");
         let manifest = std::fs::read_to_string(out.join("long/manifest.json")).unwrap();
@@ -229,6 +249,17 @@ fn a_killed_run_resumes_and_ends_with_the_same_data() {
         let b = std::fs::read(out.join("long").join(f)).unwrap();
         assert!(a == b, "{f} differs after resuming");
     }
+    // The report is rebuilt from the data alone.
+    let reports = dir.join("rebuilt");
+    let (code, stdout, stderr) = warlab(&[
+        "report",
+        out.join("long").to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("long/report.md"), "{stdout}");
+    assert!(reports.join("long/survival.svg").is_file());
     // No temporary file is left anywhere.
     let leftovers: Vec<_> = std::fs::read_dir(out.join("long"))
         .unwrap()
@@ -248,7 +279,7 @@ fn a_changed_file_does_not_reuse_old_parts() {
     std::fs::write(parts.join("run.json"), "{\"experiment_hash\":\"x\"}").unwrap();
     std::fs::write(parts.join("v0000.aggregate.json"), "{}").unwrap();
     let file = write(&dir, "s.toml", "name = \"s\"\ngames = 100\n");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap(), "--no-report"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("resuming"), "{stderr}");
     let summary = std::fs::read_to_string(out.join("s/summary.csv")).unwrap();
@@ -263,7 +294,7 @@ fn trace_replays_a_game_of_an_experiment() {
     let dir = scratch("trace");
     let file = write(&dir, "small.toml", SMALL);
     let out = dir.join("out");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap()]);
+    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap(), "--no-report"]);
     assert_eq!(code, 0, "{stderr}");
     let games = warlab_data::read_parquet(&out.join("small/games.parquet")).unwrap();
     let variant = "pickup=seat,war_down=3";

@@ -156,6 +156,12 @@ pub struct Aggregate {
     /// For each cycle period seen, the first game (lowest index) that looped with it: an
     /// example to replay with `warlab trace`.
     pub cycle_examples: BTreeMap<u64, u64>,
+    /// Battles per block of [`crate::CHUNK`] consecutive games (block = game / CHUNK):
+    /// `[games, Σ battles, Σ battles²]`. In block order they give the running mean, to show
+    /// whether a sample was large enough. (Absent from files of warlab before 0.1's runner
+    /// kept it: read as empty.)
+    #[serde(default)]
+    pub blocks: BTreeMap<u64, [u64; 3]>,
 }
 
 impl Aggregate {
@@ -194,6 +200,12 @@ impl Aggregate {
         for (&p, &g) in &o.cycle_examples {
             let first = self.cycle_examples.entry(p).or_insert(g);
             *first = (*first).min(g);
+        }
+        for (&b, o) in &o.blocks {
+            let mine = self.blocks.entry(b).or_default();
+            for (m, t) in mine.iter_mut().zip(o) {
+                *m += t;
+            }
         }
     }
 

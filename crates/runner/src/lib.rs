@@ -13,4 +13,4 @@ pub mod summary;
 
 pub use aggregate::{Aggregate, Hist};
 pub use run::{CHUNK, GameRow, Plan, Sink, play_chunk, run};
-pub use summary::{Cell, MeanEstimate, mean_estimate, summary_cells, wilson};
+pub use summary::{Cell, MeanEstimate, mean_estimate, summary_cells, t975, t975_f, wilson};

@@ -102,12 +102,24 @@ pub fn play_chunk(
     } else {
         0
     });
+    let block = games.start / CHUNK;
+    debug_assert!(
+        games.is_empty() || (games.end - 1) / CHUNK == block,
+        "a chunk is one block"
+    );
     for g in games {
         let record = engine.play(GameSeed::new(seed, variant.seed_id, g));
         aggregate.add(g, &record);
         if rows {
             out.push(GameRow { game: g, record });
         }
+    }
+    if aggregate.games > 0 {
+        let (sum, squares) = aggregate.battles.sums();
+        let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
+        aggregate
+            .blocks
+            .insert(block, [aggregate.games, fit(sum), fit(squares)]);
     }
     (aggregate, out)
 }

@@ -79,7 +79,20 @@ pub fn mean_estimate(h: &Hist) -> Option<MeanEstimate> {
 
 /// The 97.5 % quantile of Student's t with `df` degrees of freedom.
 pub fn t975(df: u64) -> f64 {
-    StudentsT::new(0.0, 1.0, df as f64)
+    t975_f(df as f64)
+}
+
+/// [`t975`] for fractional degrees of freedom (Welch). Above 10⁴ degrees of freedom the
+/// Cornish–Fisher expansion `z + (z³ + z)/(4ν) + (5z⁵ + 16z³ + 3z)/(96ν²)` is exact to better
+/// than 10⁻¹⁰, and statrs' iterative inverse becomes very slow for millions of degrees of
+/// freedom.
+pub fn t975_f(df: f64) -> f64 {
+    if df > 1e4 {
+        let z = z975();
+        let (z3, z5) = (z.powi(3), z.powi(5));
+        return z + (z3 + z) / (4.0 * df) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * df * df);
+    }
+    StudentsT::new(0.0, 1.0, df)
         .map(|t| t.inverse_cdf(0.975))
         .unwrap_or(f64::NAN)
 }
@@ -222,6 +235,14 @@ mod tests {
         let (lo, hi) = m.ci.unwrap();
         let t = 2.364_624_251_592_785; // t(0.975, 7)
         assert!((hi - lo - 2.0 * t * m.se.unwrap()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn t_quantile_is_continuous_across_the_expansion() {
+        let exact = StudentsT::new(0.0, 1.0, 1e4).unwrap().inverse_cdf(0.975);
+        assert!((t975_f(1e4 + 1e-9) - exact).abs() < 1e-9, "{exact}");
+        assert!((t975(7) - 2.364_624_251_592_785).abs() < 1e-9);
+        assert!((t975(1_000_000_000) - z975()).abs() < 1e-8);
     }
 
     #[test]

@@ -1,0 +1,918 @@
+//! Reports from a run's data folder: `reports/<experiment>/report.md` with tables, and every
+//! figure as PNG and SVG.
+//!
+//! A report reads only what the runner wrote (`manifest.json` and `aggregates.json`, whose exact
+//! counts hold every distribution), never re-simulates, and is written to a temporary folder
+//! that replaces the old report only when complete.
+
+pub mod plots;
+pub mod stats;
+pub mod words;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use warlab_engine::EndReason;
+use warlab_experiment::Experiment;
+use warlab_runner::summary::{t975, wilson};
+use warlab_runner::{Aggregate, mean_estimate};
+
+use crate::plots::{AxisMeans, Boxes, IntervalSeries, LengthHist, Lines, Survival, TwoHists, save};
+use crate::stats::{compare, holm, power_law};
+
+/// How the report is drawn.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Histograms of game length on a log y-axis.
+    pub log_hist: bool,
+}
+
+/// The parts of `manifest.json` a report uses.
+#[derive(Deserialize)]
+struct Manifest {
+    experiment: String,
+    description: String,
+    file: String,
+    file_hash: String,
+    text: String,
+    warlab_version: String,
+    seed: u64,
+    games_from: u64,
+    games_to: u64,
+    threads: usize,
+    started_utc: String,
+    seconds: f64,
+    games_played: u64,
+    games_per_s: f64,
+    variants_resumed: usize,
+    variants: Vec<ManifestVariant>,
+}
+
+#[derive(Deserialize)]
+struct ManifestVariant {
+    name: String,
+    seed_id: u64,
+    rules: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Aggregates {
+    variants: Vec<NamedAggregate>,
+}
+
+#[derive(Deserialize)]
+struct NamedAggregate {
+    variant: String,
+    aggregate: Aggregate,
+}
+
+/// One variant as the report sees it.
+struct Row {
+    name: String,
+    rules: Vec<(String, String)>,
+    settings: Vec<(String, String)>,
+    players: usize,
+    cards: usize,
+    agg: Aggregate,
+}
+
+/// Reads `data_dir`, writes `reports_root/<experiment>/`; returns that folder.
+pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<PathBuf> {
+    let manifest_path = data_dir.join("manifest.json");
+    if !data_dir.is_dir() {
+        bail!(
+            "{} does not exist: run the experiment first (`warlab run experiments/<name>.toml`)",
+            data_dir.display()
+        );
+    }
+    if !manifest_path.is_file() {
+        if data_dir.join(".parts").is_dir() {
+            bail!(
+                "{} holds a partial run (.parts/ without manifest.json): run the same `warlab run` command again to finish it, then report",
+                data_dir.display()
+            );
+        }
+        bail!(
+            "{} has no manifest.json: not the data folder of a complete `warlab run`",
+            data_dir.display()
+        );
+    }
+    let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(&manifest_path)?)
+        .with_context(|| format!("{} is not a warlab manifest", manifest_path.display()))?;
+    let agg_path = data_dir.join("aggregates.json");
+    let aggs: Aggregates = serde_json::from_str(
+        &std::fs::read_to_string(&agg_path)
+            .with_context(|| format!("cannot read {} (incomplete run?)", agg_path.display()))?,
+    )
+    .with_context(|| format!("{} is not a warlab aggregates file", agg_path.display()))?;
+    if aggs.variants.len() != manifest.variants.len()
+        || aggs
+            .variants
+            .iter()
+            .zip(&manifest.variants)
+            .any(|(a, m)| a.variant != m.name)
+    {
+        bail!(
+            "{} and {} list different variants: the folder mixes two runs; run the experiment again",
+            agg_path.display(),
+            manifest_path.display()
+        );
+    }
+    // The experiment text in the manifest gives the sweep axes and the baseline; it is parsed,
+    // not run.
+    let exp = Experiment::parse(Path::new(&manifest.file), &manifest.text).ok();
+    let rows: Vec<Row> = aggs
+        .variants
+        .into_iter()
+        .zip(&manifest.variants)
+        .map(|(a, m)| {
+            let v = exp.as_ref().and_then(|e| e.variant(&a.variant));
+            Row {
+                name: a.variant,
+                rules: m
+                    .rules
+                    .iter()
+                    .filter_map(|r| r.split_once('='))
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                settings: v.map(|v| v.settings.clone()).unwrap_or_default(),
+                players: v.map_or(2, |v| v.rules.players()),
+                cards: v.map_or(0, |v| v.rules.cards_in_play()),
+                agg: a.aggregate,
+            }
+        })
+        .collect();
+    if rows.is_empty() {
+        bail!("{} has no variants", agg_path.display());
+    }
+    let baseline = exp
+        .as_ref()
+        .and_then(|e| e.baseline.clone())
+        .and_then(|b| rows.iter().position(|r| r.name == b))
+        .unwrap_or(0);
+
+    let final_dir = reports_root.join(&manifest.experiment);
+    let tmp = reports_root.join(format!(".{}.tmp", manifest.experiment));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    let written = write_report(&tmp, &manifest, &rows, baseline, opts);
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    if final_dir.exists() {
+        std::fs::remove_dir_all(&final_dir)
+            .with_context(|| format!("cannot replace {}", final_dir.display()))?;
+    }
+    std::fs::rename(&tmp, &final_dir)
+        .with_context(|| format!("cannot move the report into {}", final_dir.display()))?;
+    Ok(final_dir)
+}
+
+/// A file-name-safe form of a variant name.
+fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s.trim_matches('_').to_string()
+}
+
+/// Draws `plot` as `stem.png` and `stem.svg` and embeds it in the report.
+fn show(
+    md: &mut String,
+    dir: &Path,
+    stem: &str,
+    plot: &impl plots::Plot,
+    caption: &str,
+) -> Result<()> {
+    save(plot, dir, stem)?;
+    figure(md, stem, caption);
+    Ok(())
+}
+
+fn figure(md: &mut String, stem: &str, caption: &str) {
+    let _ = writeln!(
+        md,
+        "![{caption}]({stem}.png)\n\n*{caption}* ([SVG]({stem}.svg))\n"
+    );
+}
+
+fn fmt_ci(ci: Option<(f64, f64)>, digits: usize) -> String {
+    ci.map_or("–".into(), |(lo, hi)| {
+        format!("{lo:.digits$}–{hi:.digits$}")
+    })
+}
+
+fn pct(k: u64, n: u64) -> String {
+    if n == 0 {
+        return "–".into();
+    }
+    let (lo, hi) = wilson(k, n).unwrap_or((0.0, 0.0));
+    format!(
+        "{:.2} % ({:.2}–{:.2})",
+        100.0 * k as f64 / n as f64,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
+fn pvalue(p: f64) -> String {
+    if p < 1e-300 {
+        "< 1e-300".into()
+    } else if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn write_report(
+    dir: &Path,
+    m: &Manifest,
+    rows: &[Row],
+    baseline: usize,
+    opts: &Options,
+) -> Result<()> {
+    let mut md = String::new();
+    let _ = writeln!(md, "# {} — {}\n", m.experiment, m.description);
+    let games = m.games_to - m.games_from;
+    let _ = writeln!(
+        md,
+        "{} variant(s) × {} games (game indices {}..{}), seed {}. Reproduce with \
+         `warlab run {} --seed {}{}` (experiment file hash `{}`, warlab {}). Run started {} \
+         on {} thread(s): {} games in {:.1} s, {:.0} games/s{}.\n",
+        rows.len(),
+        games,
+        m.games_from,
+        m.games_to,
+        m.seed,
+        m.file,
+        m.seed,
+        if m.games_from > 0 {
+            format!(" --games-from {} --games-to {}", m.games_from, m.games_to)
+        } else {
+            String::new()
+        },
+        m.file_hash,
+        m.warlab_version,
+        m.started_utc,
+        m.threads,
+        m.games_played,
+        m.seconds,
+        m.games_per_s,
+        if m.variants_resumed > 0 {
+            format!(
+                " ({} variant(s) resumed from an interrupted run)",
+                m.variants_resumed
+            )
+        } else {
+            String::new()
+        }
+    );
+    md.push_str(
+        "Lengths are in battles (a war, however deep, is one battle). Every mean has its 95 % \
+         confidence interval (Student's t); shares have 95 % Wilson intervals, which give an \
+         upper bound when nothing was seen. Looping (cycle) and capped games are counted in \
+         every mean with the battles played up to the first repeated state or the cap, and \
+         their shares are shown: none is dropped.\n\n",
+    );
+
+    md.push_str("## Variants\n\n| variant | rules | seed id |\n|---|---|---:|\n");
+    for (r, mv) in rows.iter().zip(&m.variants) {
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} |",
+            r.name,
+            words::describe(&r.rules),
+            mv.seed_id
+        );
+    }
+    md.push('\n');
+
+    // Game length.
+    md.push_str("## Game length\n\n| variant | games | mean (95 % CI) | sd | median | p90 | p99 | max | wars/game | cards turned/game | looping or capped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        let a = &r.agg;
+        let b = mean_estimate(&a.battles);
+        let w = mean_estimate(&a.wars);
+        let c = mean_estimate(&a.cards);
+        let q = |p: f64| a.battles.quantile(p).map_or("–".into(), |v| v.to_string());
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.name,
+            a.games,
+            b.map_or("–".into(), |b| format!("{:.2}", b.mean)),
+            fmt_ci(b.and_then(|b| b.ci), 2),
+            b.and_then(|b| b.sd)
+                .map_or("–".into(), |s| format!("{s:.1}")),
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            a.battles.max().map_or("–".into(), |v| v.to_string()),
+            w.map_or("–".into(), |w| format!(
+                "{:.2} ± {:.2}",
+                w.mean,
+                w.se.unwrap_or(0.0)
+            )),
+            c.map_or("–".into(), |c| format!(
+                "{:.1} ± {:.1}",
+                c.mean,
+                c.se.unwrap_or(0.0)
+            )),
+            pct(
+                a.ended(EndReason::Cycle) + a.ended(EndReason::Capped),
+                a.games
+            ),
+        );
+    }
+    md.push_str("\n(± is one standard error.)\n\n");
+
+    // Figures of length.
+    let survival = Survival {
+        title: format!("{}: P(game longer than n battles)", m.experiment),
+        series: rows
+            .iter()
+            .map(|r| (r.name.clone(), r.agg.battles.survival()))
+            .collect(),
+    };
+    show(
+        &mut md,
+        dir,
+        "survival",
+        &survival,
+        "Survival curves P(length > n) of all variants, log y-axis: the tails compared",
+    )?;
+    if rows.len() >= 2 {
+        let mut boxes: Vec<(String, [f64; 5], f64)> = rows
+            .iter()
+            .filter_map(|r| {
+                let h = &r.agg.battles;
+                let q = |p: f64| h.quantile(p).map(|v| v as f64);
+                Some((
+                    r.name.clone(),
+                    [q(0.05)?, q(0.25)?, q(0.5)?, q(0.75)?, q(0.95)?],
+                    mean_estimate(h)?.mean,
+                ))
+            })
+            .collect();
+        boxes.sort_by(|a, b| a.1[2].total_cmp(&b.1[2]).then(a.2.total_cmp(&b.2)));
+        show(
+            &mut md,
+            dir,
+            "boxes",
+            &Boxes {
+                title: format!("{}: game length by variant, sorted by median", m.experiment),
+                rows: boxes,
+            },
+            "Length by variant, sorted by median (box 25–75 %, whiskers 5–95 %, bar median, dot mean)",
+        )?;
+    }
+
+    numeric_axes(&mut md, dir, m, rows)?;
+    comparisons(&mut md, rows, baseline);
+    endings(&mut md, rows);
+    cycles(&mut md, dir, m, rows)?;
+    parity(&mut md, dir, rows)?;
+    running_means(&mut md, dir, m, rows)?;
+
+    md.push_str("## Histograms\n\n");
+    for r in rows {
+        let h = &r.agg.battles;
+        let Some(mean) = mean_estimate(h) else {
+            continue;
+        };
+        let stem = format!("hist-{}", slug(&r.name));
+        show(
+            &mut md,
+            dir,
+            &stem,
+            &LengthHist {
+                title: format!("{}: {}", m.experiment, r.name),
+                values: h.iter().collect(),
+                mean: mean.mean,
+                median: h.quantile(0.5).unwrap_or(0) as f64,
+                log_y: opts.log_hist,
+            },
+            &format!(
+                "`{}`: game length (up to the 99.9th percentile), mean and median marked",
+                r.name
+            ),
+        )?;
+    }
+    std::fs::write(dir.join("report.md"), md)?;
+    Ok(())
+}
+
+/// Sweep axes whose values are numbers: mean with CI against the axis, one line per
+/// combination of the other axes; a power law for deck-size axes.
+fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+    let Some(first) = rows.iter().find(|r| !r.settings.is_empty()) else {
+        return Ok(());
+    };
+    let axes: Vec<String> = first.settings.iter().map(|(k, _)| k.clone()).collect();
+    // Axes with one value are the same everywhere: they do not label lines.
+    let varying = |key: &str| {
+        let mut values: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| {
+                r.settings
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.as_str())
+            })
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        values.len() > 1
+    };
+    let label_of = |r: &Row, axis: &str| {
+        let others: Vec<String> = r
+            .settings
+            .iter()
+            .filter(|(k, _)| k != axis && varying(k))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        if others.is_empty() {
+            "mean".to_string()
+        } else {
+            others.join(",")
+        }
+    };
+    let mut header = false;
+    for axis in &axes {
+        // Variants of the sweep with a numeric value on this axis.
+        // (x, mean, ci lo, ci hi, se) per line.
+        let mut series: Vec<(String, Vec<[f64; 5]>)> = Vec::new();
+        for r in rows {
+            let Some((_, v)) = r.settings.iter().find(|(k, _)| k == axis) else {
+                continue;
+            };
+            let Ok(x) = v.parse::<f64>() else {
+                continue;
+            };
+            let Some(est) = mean_estimate(&r.agg.battles) else {
+                continue;
+            };
+            let (lo, hi) = est.ci.unwrap_or((est.mean, est.mean));
+            let label = label_of(r, axis);
+            let se = est.se.unwrap_or(0.0);
+            match series.iter_mut().find(|s| s.0 == label) {
+                Some(s) => s.1.push([x, est.mean, lo, hi, se]),
+                None => series.push((label, vec![[x, est.mean, lo, hi, se]])),
+            }
+        }
+        let distinct = {
+            let mut xs: Vec<f64> = series
+                .iter()
+                .flat_map(|s| s.1.iter().map(|p| p[0]))
+                .collect();
+            xs.sort_by(f64::total_cmp);
+            xs.dedup();
+            xs.len()
+        };
+        if distinct < 3 {
+            continue;
+        }
+        if !header {
+            md.push_str("## Length against a numeric setting\n\n");
+            header = true;
+        }
+        let deck_axis = matches!(axis.as_str(), "ranks" | "suits" | "decks");
+        let stem = format!("axis-{}", slug(axis));
+        let plain: Vec<IntervalSeries> = series
+            .iter()
+            .map(|(l, p)| {
+                (
+                    l.clone(),
+                    p.iter().map(|q| (q[0], q[1], q[2], q[3])).collect(),
+                )
+            })
+            .collect();
+        if deck_axis {
+            // Against the number of cards in play, n.
+            let cards_of = |label: &str, x: f64| {
+                rows.iter()
+                    .find(|r| {
+                        r.settings
+                            .iter()
+                            .any(|(k, v)| k == axis && v.parse::<f64>().ok() == Some(x))
+                            && label_of(r, axis) == label
+                    })
+                    .map_or(0.0, |r| r.cards as f64)
+            };
+            let by_n: Vec<IntervalSeries> = plain
+                .iter()
+                .map(|(l, p)| {
+                    (
+                        l.clone(),
+                        p.iter()
+                            .map(|q| (cards_of(l, q.0), q.1, q.2, q.3))
+                            .collect(),
+                    )
+                })
+                .collect();
+            let fit_pts: Vec<(f64, f64, f64)> = series
+                .iter()
+                .flat_map(|(l, p)| p.iter().map(move |q| (l.clone(), *q)))
+                .map(|(l, q)| (cards_of(&l, q[0]), q[1], q[4]))
+                .collect();
+            let fit = if series.len() == 1 {
+                power_law(&fit_pts)
+            } else {
+                None
+            };
+            show(
+                md,
+                dir,
+                &stem,
+                &AxisMeans {
+                    title: format!("{}: mean length against cards in play", m.experiment),
+                    axis: "cards in play, n".into(),
+                    series: by_n,
+                    fit,
+                    log_log: true,
+                },
+                &format!(
+                    "Mean length (95 % CI) against the number of cards in play as `{axis}` varies, log–log"
+                ),
+            )?;
+            if let Some(f) = fit {
+                let _ = writeln!(
+                    md,
+                    "Power law fitted by weighted least squares of ln(mean) on ln(n) over {} decks: \
+                     **length ∝ n^{:.3}**, 95 % CI {:.3}–{:.3} (SE {:.3}; scale {:.4}). The SE is \
+                     widened by the reduced χ² when the points scatter more than their errors.\n",
+                    f.points, f.exponent, f.exponent_ci.0, f.exponent_ci.1, f.exponent_se, f.scale
+                );
+            }
+        } else {
+            show(
+                md,
+                dir,
+                &stem,
+                &AxisMeans {
+                    title: format!("{}: mean length against {axis}", m.experiment),
+                    axis: axis.clone(),
+                    series: plain,
+                    fit: None,
+                    log_log: false,
+                },
+                &format!("Mean length (95 % CI) against `{axis}` (numeric values only)"),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn comparisons(md: &mut String, rows: &[Row], baseline: usize) {
+    if rows.len() < 2 {
+        return;
+    }
+    let base = &rows[baseline];
+    let _ = writeln!(
+        md,
+        "## Comparison with the baseline `{}`\n\nEach variant against the baseline: difference \
+         of mean lengths (variant − baseline) with its 95 % CI (Welch), Welch's, Mann–Whitney U's \
+         and the two-sample Kolmogorov–Smirnov test's p-values, each Holm-adjusted over the {} \
+         comparisons, and two effect sizes: Cohen's d and A = P(variant longer) + ½ P(tie). \
+         **Real** marks a Holm-adjusted Welch p below 1 %.\n",
+        base.name,
+        rows.len() - 1
+    );
+    let others: Vec<&Row> = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != baseline)
+        .map(|(_, r)| r)
+        .collect();
+    let comps: Vec<Option<stats::Comparison>> = others
+        .iter()
+        .map(|r| compare(&r.agg.battles, &base.agg.battles))
+        .collect();
+    let adj = |f: fn(&stats::Comparison) -> f64| {
+        let ps: Vec<f64> = comps.iter().map(|c| c.as_ref().map_or(1.0, f)).collect();
+        holm(&ps)
+    };
+    let (welch, mw, ks) = (
+        adj(|c| c.welch_p),
+        adj(|c| c.mann_whitney_p),
+        adj(|c| c.ks_p),
+    );
+    md.push_str("| variant | difference (95 % CI) | Welch p (Holm) | Mann–Whitney p (Holm) | KS D | KS p (Holm) | Cohen's d | A | real at 1 % |\n|---|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
+    for (i, (r, c)) in others.iter().zip(&comps).enumerate() {
+        match c {
+            Some(c) => {
+                let _ = writeln!(
+                    md,
+                    "| `{}` | {:+.2} ({:+.2} to {:+.2}) | {} | {} | {:.4} | {} | {:+.3} | {:.3} | {} |",
+                    r.name,
+                    c.diff,
+                    c.diff_ci.0,
+                    c.diff_ci.1,
+                    pvalue(welch[i]),
+                    pvalue(mw[i]),
+                    c.ks_d,
+                    pvalue(ks[i]),
+                    c.cohen_d,
+                    c.superiority,
+                    if welch[i] < 0.01 { "**real**" } else { "no" }
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    md,
+                    "| `{}` | – (fewer than 2 games) | | | | | | | |",
+                    r.name
+                );
+            }
+        }
+    }
+    md.push('\n');
+}
+
+fn endings(md: &mut String, rows: &[Row]) {
+    let ends: Vec<EndReason> = EndReason::ALL
+        .into_iter()
+        .filter(|e| rows.iter().any(|r| r.agg.ended(*e) > 0))
+        .collect();
+    md.push_str("## How games end, and who wins\n\nShare of games by end reason (95 % Wilson CI):\n\n| variant |");
+    for e in &ends {
+        let _ = write!(md, " {} |", e.name());
+    }
+    md.push_str("\n|---|");
+    md.push_str(&"---:|".repeat(ends.len()));
+    md.push('\n');
+    for r in rows {
+        let _ = write!(md, "| `{}` |", r.name);
+        for e in &ends {
+            let _ = write!(md, " {} |", pct(r.agg.ended(*e), r.agg.games));
+        }
+        md.push('\n');
+    }
+    let seats = rows.iter().map(|r| r.players).max().unwrap_or(2);
+    md.push_str(
+        "\nWins by seat, and games with no winner (drawn, looping or capped):\n\n| variant |",
+    );
+    for s in 0..seats {
+        let _ = write!(md, " seat {s} |");
+    }
+    md.push_str(" no winner |\n|---|");
+    md.push_str(&"---:|".repeat(seats + 1));
+    md.push('\n');
+    for r in rows {
+        let _ = write!(md, "| `{}` |", r.name);
+        for s in 0..seats {
+            if s < r.players {
+                let _ = write!(md, " {} |", pct(r.agg.wins(s), r.agg.games));
+            } else {
+                md.push_str(" – |");
+            }
+        }
+        let none: u64 = r
+            .agg
+            .outcomes
+            .iter()
+            .map(|o| o[warlab_runner::aggregate::NO_WINNER])
+            .sum();
+        let _ = writeln!(md, " {} |", pct(none, r.agg.games));
+    }
+    // Who is ahead when an early ending decides the game.
+    let early: Vec<EndReason> = ends
+        .iter()
+        .copied()
+        .filter(|e| {
+            matches!(
+                e,
+                EndReason::BattleLimit
+                    | EndReason::WarsToWin
+                    | EndReason::Target
+                    | EndReason::MinCards
+            )
+        })
+        .collect();
+    if !early.is_empty() {
+        md.push_str("\nWhen an early ending decides the game, the winner (seat shares among those games):\n\n| variant | ending | games | seat 0 | seat 1 | no winner |\n|---|---|---:|---:|---:|---:|\n");
+        for r in rows {
+            for e in &early {
+                let o = &r.agg.outcomes[warlab_runner::aggregate::end_index(*e)];
+                let n: u64 = o.iter().sum();
+                if n == 0 {
+                    continue;
+                }
+                let _ = writeln!(
+                    md,
+                    "| `{}` | {} | {} | {} | {} | {} |",
+                    r.name,
+                    e.name(),
+                    n,
+                    pct(o[0], n),
+                    pct(o[1], n),
+                    pct(o[warlab_runner::aggregate::NO_WINNER], n)
+                );
+            }
+        }
+    }
+    md.push('\n');
+}
+
+fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+    md.push_str("## Loops\n\nShare of games whose state repeats (deterministic rules only; random rules cannot loop and report 0). With no loop seen, the interval's upper end bounds how common loops can be.\n\n| variant | looping games | share (95 % CI) | distinct periods | median period | shortest | longest | mean start |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for r in rows {
+        let a = &r.agg;
+        let k = a.ended(EndReason::Cycle);
+        let p = &a.cycle_periods;
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            r.name,
+            k,
+            pct(k, a.games),
+            a.cycle_examples.len(),
+            p.quantile(0.5).map_or("–".into(), |v| v.to_string()),
+            p.min().map_or("–".into(), |v| v.to_string()),
+            p.max().map_or("–".into(), |v| v.to_string()),
+            mean_estimate(&a.cycle_starts).map_or("–".into(), |e| format!("{:.1}", e.mean)),
+        );
+    }
+    md.push('\n');
+    for r in rows.iter().filter(|r| r.agg.ended(EndReason::Cycle) > 0) {
+        let stem = format!("cycles-{}", slug(&r.name));
+        show(
+            md,
+            dir,
+            &stem,
+            &TwoHists {
+                title: format!("{}: loops of {}", m.experiment, r.name),
+                panels: [
+                    (
+                        "cycle period (battles)".into(),
+                        r.agg.cycle_periods.iter().collect(),
+                    ),
+                    (
+                        "battle where the cycle starts".into(),
+                        r.agg.cycle_starts.iter().collect(),
+                    ),
+                ],
+            },
+            &format!("`{}`: cycle periods and cycle starts", r.name),
+        )?;
+        let _ = writeln!(
+            md,
+            "One example game per period (the first game that looped with it); `warlab trace` replays it to its first repeated state:\n"
+        );
+        let shown = r.agg.cycle_examples.len().min(20);
+        for (period, game) in r.agg.cycle_examples.iter().take(shown) {
+            let _ = writeln!(
+                md,
+                "- period {period}: `warlab trace --experiment {} --variant '{}' --game {game}`",
+                m.file, r.name
+            );
+        }
+        if r.agg.cycle_examples.len() > shown {
+            let _ = writeln!(
+                md,
+                "- … {} more periods (all in `aggregates.json`, `cycle_examples`)",
+                r.agg.cycle_examples.len() - shown
+            );
+        }
+        md.push('\n');
+    }
+    Ok(())
+}
+
+/// Share of games with an even number of battles, and where it is far from ½, the
+/// distribution of even against odd lengths.
+fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
+    md.push_str("## Even and odd game lengths\n\nShare of games that last an even number of battles. Where it differs from ½ beyond doubt (two-sided binomial test, p < 0.001), the lengths show an even/odd pattern and the figure splits the distribution by parity.\n\n| variant | even share (95 % CI) | pattern |\n|---|---:|:---:|\n");
+    let z = statrs::distribution::Normal::standard();
+    let mut flagged = Vec::new();
+    for r in rows {
+        let h = &r.agg.battles;
+        let n = h.count();
+        let even: u64 = h.iter().filter(|(v, _)| v % 2 == 0).map(|(_, c)| c).sum();
+        let p = if n == 0 {
+            1.0
+        } else {
+            let zs = (even as f64 - n as f64 / 2.0) / (n as f64 / 4.0).sqrt();
+            use statrs::distribution::ContinuousCDF;
+            2.0 * z.sf(zs.abs())
+        };
+        let pattern = p < 1e-3;
+        if pattern {
+            flagged.push(r);
+        }
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} |",
+            r.name,
+            pct(even, n),
+            if pattern { "**yes**" } else { "no" }
+        );
+    }
+    md.push('\n');
+    for r in flagged.iter().take(8) {
+        let h = &r.agg.battles;
+        let n = h.count() as f64;
+        let cut = h.quantile(0.99).unwrap_or(0);
+        let pts = |even: bool| -> Vec<(f64, f64)> {
+            h.iter()
+                .filter(|(v, _)| (v % 2 == 0) == even && *v <= cut)
+                .map(|(v, c)| (v as f64, c as f64 / n))
+                .collect()
+        };
+        let stem = format!("parity-{}", slug(&r.name));
+        show(
+            md,
+            dir,
+            &stem,
+            &Lines {
+                title: format!("{}: even against odd lengths", r.name),
+                x_desc: "battles".into(),
+                y_desc: "share of games".into(),
+                series: vec![
+                    ("even lengths".into(), pts(true), Vec::new()),
+                    ("odd lengths".into(), pts(false), Vec::new()),
+                ],
+                y_range: None,
+            },
+            &format!(
+                "`{}`: P(length = n) for even and for odd n (to the 99th percentile)",
+                r.name
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// Running mean (relative to the final mean) with its 95 % CI against games played.
+fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+    let mut series = Vec::new();
+    let mut table = String::from(
+        "| variant | games | final mean | CI half-width | relative |\n|---|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let Some(fin) = mean_estimate(&r.agg.battles) else {
+            continue;
+        };
+        let (mut n, mut s, mut q) = (0f64, 0f64, 0f64);
+        let (mut line, mut band) = (Vec::new(), Vec::new());
+        for [bn, bs, bq] in r.agg.blocks.values() {
+            n += *bn as f64;
+            s += *bs as f64;
+            q += *bq as f64;
+            if n < 2.0 {
+                continue;
+            }
+            let mean = s / n;
+            let var = ((q - s * s / n) / (n - 1.0)).max(0.0);
+            let half = t975(n as u64 - 1) * (var / n).sqrt();
+            let rel = |x: f64| 100.0 * (x / fin.mean - 1.0);
+            line.push((n, rel(mean)));
+            band.push((n, rel(mean - half), rel(mean + half)));
+        }
+        if let Some((lo, hi)) = fin.ci {
+            let _ = writeln!(
+                table,
+                "| `{}` | {} | {:.2} | {:.2} | ±{:.2} % |",
+                r.name,
+                fin.n,
+                fin.mean,
+                (hi - lo) / 2.0,
+                100.0 * (hi - lo) / 2.0 / fin.mean
+            );
+        }
+        if !line.is_empty() {
+            let band = if rows.len() <= 6 { band } else { Vec::new() };
+            series.push((r.name.clone(), line, band));
+        }
+    }
+    md.push_str("## Was the sample large enough?\n\n");
+    if !series.is_empty() {
+        show(
+            md,
+            dir,
+            "running-mean",
+            &Lines {
+                title: format!("{}: running mean against games played", m.experiment),
+                x_desc: "games played".into(),
+                y_desc: "running mean − final mean, % of final".into(),
+                series,
+                y_range: Some(-10.0..10.0),
+            },
+            "Running mean of length, in % of the final mean, against games played (bands: 95 % CI, drawn for up to 6 variants); it settles as the sample grows",
+        )?;
+    }
+    md.push_str(&table);
+    md.push('\n');
+    Ok(())
+}

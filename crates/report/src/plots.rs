@@ -1,0 +1,588 @@
+//! The figures, each drawn once for PNG and once for SVG.
+//!
+//! Text uses DejaVu Sans compiled into the binary (the `dejavu` crate), registered with
+//! plotters' `ab_glyph` backend under the name `sans-serif`: a machine without any font
+//! installed still gets titles, axis labels and legends.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Once;
+
+use anyhow::{Context, Result, anyhow};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+
+use crate::stats::PowerLaw;
+
+pub const SIZE: (u32, u32) = (1000, 600);
+
+/// A point with its 95 % interval: `(x, mean, lo, hi)`, and a named series of them.
+pub type Interval = (f64, f64, f64, f64);
+pub type IntervalSeries = (String, Vec<Interval>);
+/// A named line with an optional band: `(name, [(x, y)], [(x, lo, hi)])`.
+pub type BandedLine = (String, Vec<(f64, f64)>, Vec<(f64, f64, f64)>);
+const FONT: &str = "sans-serif";
+
+fn fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The error type has no Debug; the bytes are the crate's own valid TTFs.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("{e:?}")
+}
+
+pub trait Plot {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+}
+
+/// Writes `dir/stem.png` and `dir/stem.svg`.
+pub fn save(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
+    draw_both(plot, dir, stem).with_context(|| format!("drawing the figure {stem}"))
+}
+
+fn draw_both(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
+    fonts();
+    let png = dir.join(format!("{stem}.png"));
+    {
+        let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err).map_err(|e| anyhow!(e))?;
+        plot.draw(&root).map_err(|e| anyhow!(e))?;
+        root.present().map_err(err).map_err(|e| anyhow!(e))?;
+    }
+    let svg = dir.join(format!("{stem}.svg"));
+    {
+        let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err).map_err(|e| anyhow!(e))?;
+        plot.draw(&root).map_err(|e| anyhow!(e))?;
+        root.present().map_err(err).map_err(|e| anyhow!(e))?;
+    }
+    Ok(())
+}
+
+fn title(text: &str) -> (&str, u32, FontStyle) {
+    let _ = text;
+    (FONT, 22, FontStyle::Bold)
+}
+
+fn color(i: usize) -> RGBColor {
+    // Tableau's ten qualitative colours, then plotters' 99-colour palette.
+    const TEN: [(u8, u8, u8); 10] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+    ];
+    if let Some(&(r, g, b)) = TEN.get(i) {
+        return RGBColor(r, g, b);
+    }
+    let c = Palette99::pick(i * 7 % 99).to_rgba();
+    RGBColor(c.0, c.1, c.2)
+}
+
+/// Bins `(value, count)` pairs into at most `bins` equal-width bins over `[min, max]`:
+/// `(left, right, count)`. Width 1 when the range is small, so each value is its own bar.
+pub fn bin(values: &[(u64, u64)], bins: usize) -> Vec<(f64, f64, u64)> {
+    let (Some(&(lo, _)), Some(&(hi, _))) = (values.first(), values.last()) else {
+        return Vec::new();
+    };
+    let width = ((hi - lo + 1) as f64 / bins as f64).ceil().max(1.0);
+    let n = (((hi - lo + 1) as f64) / width).ceil() as usize;
+    let mut out: Vec<(f64, f64, u64)> = (0..n)
+        .map(|i| {
+            let left = lo as f64 + i as f64 * width;
+            (left, left + width, 0)
+        })
+        .collect();
+    for &(v, c) in values {
+        let i = (((v - lo) as f64) / width) as usize;
+        out[i.min(n - 1)].2 += c;
+    }
+    out
+}
+
+/// Histogram of game length with the mean and median marked.
+pub struct LengthHist {
+    pub title: String,
+    pub values: Vec<(u64, u64)>,
+    pub mean: f64,
+    pub median: f64,
+    pub log_y: bool,
+}
+
+impl Plot for LengthHist {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        // Up to the 99.9th percentile: the far tail is in the survival figure.
+        let total: u64 = self.values.iter().map(|v| v.1).sum();
+        let mut seen = 0;
+        let cut = self
+            .values
+            .iter()
+            .find(|(_, c)| {
+                seen += c;
+                seen as f64 >= 0.999 * total as f64
+            })
+            .map_or(0, |v| v.0);
+        let shown: Vec<(u64, u64)> = self.values.iter().copied().filter(|v| v.0 <= cut).collect();
+        let bins = bin(&shown, 120);
+        let xmax = bins.last().map_or(1.0, |b| b.1);
+        let xmin = bins.first().map_or(0.0, |b| b.0);
+        let share = |c: u64| c as f64 / total.max(1) as f64;
+        let ymax = bins.iter().map(|b| share(b.2)).fold(0.0, f64::max) * 1.1;
+        let mut c = ChartBuilder::on(root);
+        c.caption(&self.title, title(&self.title))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80);
+        let bars = bins.iter().map(|&(l, r, n)| {
+            Rectangle::new(
+                [(l, share(n).max(1e-9)), (r, 0.0)],
+                color(0).mix(0.55).filled(),
+            )
+        });
+        let marks = [
+            (self.mean, RED, format!("mean {:.1}", self.mean)),
+            (self.median, BLACK, format!("median {:.0}", self.median)),
+        ];
+        if self.log_y {
+            let floor = bins
+                .iter()
+                .filter(|b| b.2 > 0)
+                .map(|b| share(b.2))
+                .fold(1.0, f64::min)
+                / 2.0;
+            let mut chart = c
+                .build_cartesian_2d(xmin..xmax, (floor..ymax.max(floor * 10.0)).log_scale())
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc("battles (a war counts as one)")
+                .y_desc("share of games (log scale)")
+                .label_style((FONT, 14))
+                .draw()
+                .map_err(err)?;
+            chart
+                .draw_series(bins.iter().filter(|b| b.2 > 0).map(|&(l, r, n)| {
+                    Rectangle::new([(l, share(n)), (r, floor)], color(0).mix(0.55).filled())
+                }))
+                .map_err(err)?;
+            for (x, col, label) in marks {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(x, floor), (x, ymax)],
+                        col.stroke_width(2),
+                    ))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| {
+                        PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2))
+                    });
+            }
+            legend(&mut chart)?;
+        } else {
+            let mut chart = c.build_cartesian_2d(xmin..xmax, 0.0..ymax).map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc("battles (a war counts as one)")
+                .y_desc("share of games")
+                .label_style((FONT, 14))
+                .draw()
+                .map_err(err)?;
+            chart.draw_series(bars).map_err(err)?;
+            for (x, col, label) in marks {
+                chart
+                    .draw_series(LineSeries::new([(x, 0.0), (x, ymax)], col.stroke_width(2)))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| {
+                        PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2))
+                    });
+            }
+            legend(&mut chart)?;
+        }
+        Ok(())
+    }
+}
+
+/// A line in the legend's colour, with its name in the legend.
+fn labelled_line<'a, DB: DrawingBackend + 'a, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    pts: impl IntoIterator<Item = (f64, f64)>,
+    col: RGBColor,
+    name: &str,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(LineSeries::new(pts, col.stroke_width(2)))
+        .map_err(err)?
+        .label(name)
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2)));
+    Ok(())
+}
+
+fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FONT, 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)
+}
+
+/// Overlaid survival curves `P(length > n)` on a log y-axis.
+pub struct Survival {
+    pub title: String,
+    pub series: Vec<(String, Vec<(u64, f64)>)>,
+}
+
+impl Plot for Survival {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let floor = self
+            .series
+            .iter()
+            .flat_map(|(_, s)| s.iter().map(|p| p.1).filter(|p| *p > 0.0))
+            .fold(1.0, f64::min)
+            .max(1e-9)
+            / 2.0;
+        let xmax = self
+            .series
+            .iter()
+            .flat_map(|(_, s)| s.iter().filter(|p| p.1 > 0.0).map(|p| p.0))
+            .max()
+            .unwrap_or(1) as f64
+            * 1.02;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, title(&self.title))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..xmax.max(1.0), (floor..1.0).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("n (battles)")
+            .y_desc("P(length > n), log scale")
+            .label_style((FONT, 14))
+            .draw()
+            .map_err(err)?;
+        for (i, (name, s)) in self.series.iter().enumerate() {
+            let col = color(i);
+            // A step function: the share stays until the next length.
+            let mut pts = vec![(0.0, 1.0)];
+            let mut last = 1.0;
+            for &(n, p) in s {
+                pts.push((n as f64, last));
+                if p > 0.0 {
+                    pts.push((n as f64, p));
+                }
+                last = p;
+            }
+            labelled_line(&mut chart, pts.into_iter().filter(|p| p.1 > 0.0), col, name)?;
+        }
+        if self.series.len() <= 16 {
+            legend(&mut chart)?;
+        }
+        Ok(())
+    }
+}
+
+/// One box per variant (sorted by median): box p25–p75, whiskers p5–p95, median bar, mean dot.
+pub struct Boxes {
+    pub title: String,
+    /// `(name, [p5, p25, p50, p75, p95], mean)`.
+    pub rows: Vec<(String, [f64; 5], f64)>,
+}
+
+impl Plot for Boxes {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let n = self.rows.len();
+        let xmax = self
+            .rows
+            .iter()
+            .map(|r| r.1[4].max(r.2))
+            .fold(1.0, f64::max)
+            * 1.05;
+        let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
+        let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, title(&self.title))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size((longest * 8 + 20).clamp(60, 420))
+            .build_cartesian_2d(0.0..xmax, -0.5..(n as f64 - 0.5))
+            .map_err(err)?;
+        let label_size = if n > 20 { 11 } else { 14 };
+        chart
+            .configure_mesh()
+            .x_desc("battles: box 25–75 %, whiskers 5–95 %, bar median, dot mean")
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                    names[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_style((FONT, label_size))
+            .x_label_style((FONT, 14))
+            .disable_y_mesh()
+            .draw()
+            .map_err(err)?;
+        for (i, (_, q, mean)) in self.rows.iter().enumerate() {
+            let y = i as f64;
+            let col = color(0);
+            chart
+                .draw_series([
+                    Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], col.mix(0.4).filled()),
+                    Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], col.stroke_width(1)),
+                ])
+                .map_err(err)?;
+            chart
+                .draw_series([
+                    PathElement::new([(q[0], y), (q[1], y)], BLACK),
+                    PathElement::new([(q[3], y), (q[4], y)], BLACK),
+                    PathElement::new([(q[2], y - 0.35), (q[2], y + 0.35)], BLACK.stroke_width(3)),
+                ])
+                .map_err(err)?;
+            chart
+                .draw_series([Circle::new((*mean, y), 4, RED.filled())])
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// Mean length with its 95 % CI against a numeric axis; optionally a fitted power law.
+pub struct AxisMeans {
+    pub title: String,
+    pub axis: String,
+    /// `(label, [(x, mean, ci_lo, ci_hi)])`.
+    pub series: Vec<IntervalSeries>,
+    pub fit: Option<PowerLaw>,
+    pub log_log: bool,
+}
+
+impl Plot for AxisMeans {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let pts = self.series.iter().flat_map(|s| s.1.iter());
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for &(x, _, lo, hi) in pts {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(lo);
+            y1 = y1.max(hi);
+        }
+        if x0 > x1 {
+            return Ok(());
+        }
+        let pad = (x1 - x0).max(1.0) * 0.05;
+        let mut c = ChartBuilder::on(root);
+        c.caption(&self.title, title(&self.title))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80);
+        if self.log_log {
+            let mut chart = c
+                .build_cartesian_2d(
+                    (x0 * 0.9..x1 * 1.1).log_scale(),
+                    (y0.max(1e-3) * 0.8..y1 * 1.25).log_scale(),
+                )
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc(format!("{} (log scale)", self.axis))
+                .y_desc("mean battles, 95 % CI (log scale)")
+                .label_style((FONT, 14))
+                .draw()
+                .map_err(err)?;
+            draw_means(&mut chart, &self.series, self.fit.as_ref(), (x0, x1))?;
+            legend(&mut chart)?;
+        } else {
+            let mut chart = c
+                .build_cartesian_2d(x0 - pad..x1 + pad, (y0 * 0.9).min(0.0)..y1 * 1.1)
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc(self.axis.clone())
+                .y_desc("mean battles, 95 % CI")
+                .label_style((FONT, 14))
+                .draw()
+                .map_err(err)?;
+            draw_means(&mut chart, &self.series, self.fit.as_ref(), (x0, x1))?;
+            legend(&mut chart)?;
+        }
+        Ok(())
+    }
+}
+
+fn draw_means<'a, DB: DrawingBackend + 'a, X, Y>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    series: &[IntervalSeries],
+    fit: Option<&PowerLaw>,
+    (x0, x1): (f64, f64),
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (i, (label, pts)) in series.iter().enumerate() {
+        let col = color(i);
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, p.1)),
+                col.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2)));
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| PathElement::new([(p.0, p.2), (p.0, p.3)], col.stroke_width(2))),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, col.filled())))
+            .map_err(err)?;
+    }
+    if let Some(f) = fit {
+        let steps = 60;
+        let line = (0..=steps).map(|k| {
+            let x = x0 * (x1 / x0).powf(f64::from(k) / f64::from(steps));
+            (x, f.scale * x.powf(f.exponent))
+        });
+        chart
+            .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
+            .map_err(err)?
+            .label(format!(
+                "fit ∝ n^{:.3} (95 % CI {:.3}–{:.3})",
+                f.exponent, f.exponent_ci.0, f.exponent_ci.1
+            ))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
+    }
+    Ok(())
+}
+
+/// Two histograms side by side (cycle periods and cycle starts).
+pub struct TwoHists {
+    pub title: String,
+    pub panels: [(String, Vec<(u64, u64)>); 2],
+}
+
+impl Plot for TwoHists {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let root = root.titled(&self.title, title(&self.title)).map_err(err)?;
+        let halves = root.split_evenly((1, 2));
+        for (area, (label, values)) in halves.iter().zip(&self.panels) {
+            let bins = bin(values, 40);
+            let (x0, x1) = (
+                bins.first().map_or(0.0, |b| b.0),
+                bins.last().map_or(1.0, |b| b.1),
+            );
+            let ymax = bins.iter().map(|b| b.2).max().unwrap_or(1) as f64 * 1.1;
+            let mut chart = ChartBuilder::on(area)
+                .margin(15)
+                .x_label_area_size(45)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1.max(x0 + 1.0), 0.0..ymax.max(1.0))
+                .map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc(label.clone())
+                .y_desc("games")
+                .label_style((FONT, 13))
+                .draw()
+                .map_err(err)?;
+            chart
+                .draw_series(bins.iter().map(|&(l, r, n)| {
+                    Rectangle::new([(l, n as f64), (r, 0.0)], color(1).mix(0.6).filled())
+                }))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// Lines of `(x, y)` points, with optional bands `(x, lo, hi)`, on linear axes.
+pub struct Lines {
+    pub title: String,
+    pub x_desc: String,
+    pub y_desc: String,
+    pub series: Vec<BandedLine>,
+    pub y_range: Option<Range<f64>>,
+}
+
+impl Plot for Lines {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let all = self.series.iter().flat_map(|s| s.1.iter());
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for &(x, y) in all {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        for &(_, lo, hi) in self.series.iter().flat_map(|s| s.2.iter()) {
+            y0 = y0.min(lo);
+            y1 = y1.max(hi);
+        }
+        if x0 > x1 {
+            return Ok(());
+        }
+        let yr = self
+            .y_range
+            .clone()
+            .unwrap_or(y0 - (y1 - y0).abs() * 0.05..y1 + (y1 - y0).abs() * 0.05 + 1e-9);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, title(&self.title))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(80)
+            .build_cartesian_2d(x0..x1.max(x0 + 1.0), yr)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.clone())
+            .y_desc(self.y_desc.clone())
+            .label_style((FONT, 14))
+            .draw()
+            .map_err(err)?;
+        for (i, (name, pts, band)) in self.series.iter().enumerate() {
+            let col = color(i);
+            if !band.is_empty() {
+                let poly: Vec<(f64, f64)> = band
+                    .iter()
+                    .map(|b| (b.0, b.2))
+                    .chain(band.iter().rev().map(|b| (b.0, b.1)))
+                    .collect();
+                chart
+                    .draw_series([Polygon::new(poly, col.mix(0.15))])
+                    .map_err(err)?;
+            }
+            labelled_line(&mut chart, pts.iter().copied(), col, name)?;
+        }
+        if self.series.len() <= 16 {
+            legend(&mut chart)?;
+        }
+        Ok(())
+    }
+}

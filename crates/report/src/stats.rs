@@ -1,0 +1,298 @@
+//! Comparisons of two length distributions, computed exactly from their histograms.
+//!
+//! - Welch's t: difference of means with its 95 % CI and p-value;
+//! - Mann–Whitney U (normal approximation with the tie correction) and the probability of
+//!   superiority `A = P(X > Y) + P(X = Y)/2`;
+//! - two-sample Kolmogorov–Smirnov (asymptotic p-value);
+//! - Cohen's d with the pooled standard deviation;
+//! - Holm's step-down adjustment of a family of p-values;
+//! - a weighted least-squares power law `y ∝ xᵃ` on log–log axes.
+
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use warlab_runner::{Hist, mean_estimate, t975_f};
+
+/// One variant against the baseline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Comparison {
+    pub diff: f64,
+    pub diff_ci: (f64, f64),
+    pub welch_p: f64,
+    pub mann_whitney_p: f64,
+    /// P(X > Y) + P(X = Y)/2: X from the variant, Y from the baseline.
+    pub superiority: f64,
+    pub ks_d: f64,
+    pub ks_p: f64,
+    pub cohen_d: f64,
+}
+
+pub fn compare(x: &Hist, y: &Hist) -> Option<Comparison> {
+    let (mx, my) = (mean_estimate(x)?, mean_estimate(y)?);
+    let (sx, sy) = (mx.sd?, my.sd?);
+    let (nx, ny) = (mx.n as f64, my.n as f64);
+    let diff = mx.mean - my.mean;
+    let (vx, vy) = (sx * sx / nx, sy * sy / ny);
+    let se = (vx + vy).sqrt();
+    let df = (vx + vy).powi(2) / (vx * vx / (nx - 1.0) + vy * vy / (ny - 1.0));
+    let (welch_p, half) = if se > 0.0 {
+        let t = (diff / se).abs();
+        // statrs' t tail is slow for millions of degrees of freedom, where it is the normal's.
+        let tail = if df > 1e4 {
+            Normal::standard().sf(t)
+        } else {
+            StudentsT::new(0.0, 1.0, df).ok()?.sf(t)
+        };
+        ((2.0 * tail).min(1.0), t975_f(df) * se)
+    } else {
+        (if diff == 0.0 { 1.0 } else { 0.0 }, 0.0)
+    };
+    let pooled = (((nx - 1.0) * sx * sx + (ny - 1.0) * sy * sy) / (nx + ny - 2.0)).sqrt();
+    let (mann_whitney_p, superiority) = mann_whitney(x, y);
+    let (ks_d, ks_p) = kolmogorov_smirnov(x, y);
+    Some(Comparison {
+        diff,
+        diff_ci: (diff - half, diff + half),
+        welch_p,
+        mann_whitney_p,
+        superiority,
+        ks_d,
+        ks_p,
+        cohen_d: if pooled > 0.0 { diff / pooled } else { 0.0 },
+    })
+}
+
+/// Both histograms' counts over the union of their values, increasing.
+fn joint(x: &Hist, y: &Hist) -> Vec<(u64, f64, f64)> {
+    let mut a = x.iter().peekable();
+    let mut b = y.iter().peekable();
+    let mut out = Vec::new();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (None, None) => break,
+            (Some(&(v, c)), None) => {
+                a.next();
+                (v, c as f64, 0.0)
+            }
+            (None, Some(&(v, c))) => {
+                b.next();
+                (v, 0.0, c as f64)
+            }
+            (Some(&(va, ca)), Some(&(vb, cb))) => {
+                if va < vb {
+                    a.next();
+                    (va, ca as f64, 0.0)
+                } else if vb < va {
+                    b.next();
+                    (vb, 0.0, cb as f64)
+                } else {
+                    a.next();
+                    b.next();
+                    (va, ca as f64, cb as f64)
+                }
+            }
+        };
+        out.push(next);
+    }
+    out
+}
+
+/// Two-sided p-value of Mann–Whitney U (normal approximation, tie-corrected), and the
+/// probability of superiority of `x` over `y`.
+pub fn mann_whitney(x: &Hist, y: &Hist) -> (f64, f64) {
+    let (n1, n2) = (x.count() as f64, y.count() as f64);
+    let n = n1 + n2;
+    let (mut below, mut rank_sum, mut ties) = (0.0f64, 0.0f64, 0.0f64);
+    for (_, cx, cy) in joint(x, y) {
+        let t = cx + cy;
+        // The tie group takes ranks below+1 ..= below+t: its average rank for each member.
+        rank_sum += cx * (below + (t + 1.0) / 2.0);
+        ties += t * t * t - t;
+        below += t;
+    }
+    let u = rank_sum - n1 * (n1 + 1.0) / 2.0;
+    let superiority = u / (n1 * n2);
+    let var = n1 * n2 / 12.0 * ((n + 1.0) - ties / (n * (n - 1.0)));
+    if var <= 0.0 {
+        return (1.0, superiority);
+    }
+    let z = (u - n1 * n2 / 2.0) / var.sqrt();
+    let p = 2.0 * Normal::standard().sf(z.abs());
+    (p.clamp(0.0, 1.0), superiority)
+}
+
+/// The two-sample Kolmogorov–Smirnov statistic and its asymptotic p-value.
+pub fn kolmogorov_smirnov(x: &Hist, y: &Hist) -> (f64, f64) {
+    let (n1, n2) = (x.count() as f64, y.count() as f64);
+    let (mut fx, mut fy, mut d) = (0.0f64, 0.0f64, 0.0f64);
+    for (_, cx, cy) in joint(x, y) {
+        fx += cx / n1;
+        fy += cy / n2;
+        d = d.max((fx - fy).abs());
+    }
+    let ne = n1 * n2 / (n1 + n2);
+    let lambda = (ne.sqrt() + 0.12 + 0.11 / ne.sqrt()) * d;
+    (d, kolmogorov_q(lambda))
+}
+
+/// `Q(λ) = 2 Σ_{j≥1} (−1)^{j−1} exp(−2 j² λ²)`, the Kolmogorov tail.
+fn kolmogorov_q(lambda: f64) -> f64 {
+    if lambda < 1e-3 {
+        return 1.0;
+    }
+    let mut sum = 0.0;
+    let mut sign = 1.0;
+    for j in 1..=200 {
+        let j = f64::from(j);
+        let term = sign * (-2.0 * j * j * lambda * lambda).exp();
+        sum += term;
+        if term.abs() < 1e-16 {
+            break;
+        }
+        sign = -sign;
+    }
+    (2.0 * sum).clamp(0.0, 1.0)
+}
+
+/// Holm's step-down adjusted p-values, in the input order.
+pub fn holm(p: &[f64]) -> Vec<f64> {
+    let m = p.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut out = vec![0.0; m];
+    let mut running: f64 = 0.0;
+    for (k, &i) in order.iter().enumerate() {
+        running = running.max(((m - k) as f64 * p[i]).min(1.0));
+        out[i] = running;
+    }
+    out
+}
+
+/// `y = c·xᵃ` fitted by weighted least squares of `ln y` on `ln x`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PowerLaw {
+    pub exponent: f64,
+    pub exponent_se: f64,
+    pub exponent_ci: (f64, f64),
+    pub scale: f64,
+    pub points: usize,
+}
+
+/// Fits `(x, y, se of y)` points; the weight of a point is `1 / var(ln y) = (y / se)²`. The
+/// exponent's standard error is scaled up by the reduced χ² when that exceeds 1 (when the
+/// points scatter more than their errors say, the law is only approximate).
+pub fn power_law(points: &[(f64, f64, f64)]) -> Option<PowerLaw> {
+    let pts: Vec<(f64, f64, f64)> = points
+        .iter()
+        .filter(|(x, y, se)| *x > 0.0 && *y > 0.0 && *se > 0.0)
+        .map(|(x, y, se)| (x.ln(), y.ln(), (y / se).powi(2)))
+        .collect();
+    let k = pts.len();
+    if k < 3 {
+        return None;
+    }
+    let sw: f64 = pts.iter().map(|p| p.2).sum();
+    let mx = pts.iter().map(|p| p.2 * p.0).sum::<f64>() / sw;
+    let my = pts.iter().map(|p| p.2 * p.1).sum::<f64>() / sw;
+    let sxx: f64 = pts.iter().map(|p| p.2 * (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| p.2 * (p.0 - mx) * (p.1 - my)).sum();
+    let a = sxy / sxx;
+    let b = my - a * mx;
+    let chi2: f64 = pts.iter().map(|p| p.2 * (p.1 - b - a * p.0).powi(2)).sum();
+    let reduced = chi2 / (k - 2) as f64;
+    let se = (1.0 / sxx).sqrt() * reduced.max(1.0).sqrt();
+    let t = t975_f((k - 2) as f64);
+    Some(PowerLaw {
+        exponent: a,
+        exponent_se: se,
+        exponent_ci: (a - t * se, a + t * se),
+        scale: b.exp(),
+        points: k,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hist(values: impl IntoIterator<Item = (u64, u64)>) -> Hist {
+        let mut h = Hist::default();
+        for (v, c) in values {
+            h.add_n(v, c);
+        }
+        h
+    }
+
+    /// Geometric on 1, 2, …: P(X = k) = (1 − p)^(k−1) p, in counts out of 2³⁰ (rounded).
+    fn geometric(p: f64) -> Hist {
+        let total = (1u64 << 30) as f64;
+        hist((1..400).map(|k| (k, (total * (1.0 - p).powi(k as i32 - 1) * p).round() as u64)))
+    }
+
+    #[test]
+    fn geometric_mean_and_survival() {
+        let h = geometric(0.1);
+        let m = mean_estimate(&h).unwrap();
+        assert!((m.mean - 10.0).abs() < 1e-3, "{}", m.mean);
+        // Variance (1 − p)/p² = 90.
+        assert!((m.sd.unwrap().powi(2) - 90.0).abs() < 0.05, "{:?}", m.sd);
+        // P(X > n) = 0.9ⁿ.
+        for (n, s) in h.survival().into_iter().take(50) {
+            assert!((s - 0.9f64.powi(n as i32)).abs() < 1e-6, "n = {n}: {s}");
+        }
+    }
+
+    #[test]
+    fn identical_samples_do_not_differ() {
+        let a = geometric(0.05);
+        let c = compare(&a, &a).unwrap();
+        assert_eq!(c.diff, 0.0);
+        assert!((c.welch_p - 1.0).abs() < 1e-12);
+        assert_eq!(c.ks_d, 0.0);
+        assert_eq!(c.ks_p, 1.0);
+        assert!((c.mann_whitney_p - 1.0).abs() < 1e-9);
+        assert!((c.superiority - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_shifted_sample_differs_by_its_shift() {
+        let a = hist((0..100).map(|v| (v, 10)));
+        let b = hist((5..105).map(|v| (v, 10)));
+        let c = compare(&b, &a).unwrap();
+        assert!((c.diff - 5.0).abs() < 1e-12);
+        assert!(c.diff_ci.0 < 5.0 && c.diff_ci.1 > 5.0);
+        // The largest CDF gap of two uniforms shifted by 5 of 100 values is 0.05.
+        assert!((c.ks_d - 0.05).abs() < 1e-12, "{}", c.ks_d);
+        assert!(c.superiority > 0.5);
+        let far = hist((50..150).map(|v| (v, 10)));
+        let c = compare(&far, &a).unwrap();
+        assert!(c.welch_p < 1e-12 && c.ks_p < 1e-12 && c.mann_whitney_p < 1e-12);
+        assert!((c.ks_d - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ks_p_value_matches_the_kolmogorov_tail() {
+        // Q(1.36) ≈ 0.049 (the 5 % critical value of the Kolmogorov distribution).
+        assert!((kolmogorov_q(1.358) - 0.05).abs() < 1e-3);
+        assert!((kolmogorov_q(1.628) - 0.01).abs() < 1e-3);
+    }
+
+    #[test]
+    fn holm_steps_down() {
+        let adj = holm(&[0.01, 0.04, 0.03, 0.005]);
+        assert_eq!(adj, vec![0.03, 0.06, 0.06, 0.02]);
+    }
+
+    #[test]
+    fn power_law_recovers_an_exact_exponent() {
+        let pts: Vec<(f64, f64, f64)> = (1..=10)
+            .map(|i| {
+                let x = f64::from(i) * 4.0;
+                let y = 0.3 * x.powf(2.0);
+                (x, y, y * 0.01)
+            })
+            .collect();
+        let fit = power_law(&pts).unwrap();
+        assert!((fit.exponent - 2.0).abs() < 1e-9);
+        assert!((fit.scale - 0.3).abs() < 1e-9);
+        assert!(fit.exponent_ci.0 <= 2.0 && fit.exponent_ci.1 >= 2.0);
+    }
+}

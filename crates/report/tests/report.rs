@@ -1,0 +1,226 @@
+//! A report from a small real run: every figure is a valid PNG and SVG with text in it, the
+//! markdown holds the tables, and bad data folders are clear errors.
+
+use std::path::{Path, PathBuf};
+
+use warlab_experiment::Experiment;
+use warlab_runner::{Aggregate, GameRow, Plan, Sink, run};
+
+struct Collect(Vec<Option<Aggregate>>);
+
+impl Sink for Collect {
+    type Error = String;
+    fn is_done(&self, _: usize) -> bool {
+        false
+    }
+    fn rows(&mut self, _: usize, _: &[GameRow]) -> Result<(), String> {
+        Ok(())
+    }
+    fn variant_done(&mut self, v: usize, a: Aggregate) -> Result<(), String> {
+        self.0[v] = Some(a);
+        Ok(())
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warlab-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Plays `text` and writes the two files a report reads, as `warlab run` writes them.
+fn data_folder(dir: &Path, text: &str) -> PathBuf {
+    let exp = Experiment::parse(Path::new("experiments/t.toml"), text).unwrap();
+    let mut sink = Collect(vec![None; exp.variants.len()]);
+    run(
+        &Plan {
+            experiment: &exp,
+            games: 0..exp.games,
+            seed: exp.seed,
+            rows: false,
+            threads: 2,
+        },
+        &mut sink,
+    )
+    .unwrap();
+    let data = dir.join("data").join(&exp.name);
+    std::fs::create_dir_all(&data).unwrap();
+    let variants: Vec<serde_json::Value> = exp
+        .variants
+        .iter()
+        .zip(sink.0)
+        .map(|(v, a)| serde_json::json!({ "variant": v.name, "aggregate": a.unwrap() }))
+        .collect();
+    std::fs::write(
+        data.join("aggregates.json"),
+        serde_json::to_string(&serde_json::json!({ "variants": variants })).unwrap(),
+    )
+    .unwrap();
+    let manifest = serde_json::json!({
+        "experiment": exp.name, "description": exp.description, "file": "experiments/t.toml",
+        "file_hash": exp.text_hash(), "text": text, "warlab_version": "test", "seed": exp.seed,
+        "games_from": 0, "games_to": exp.games, "threads": 2, "started_utc": "2026-11-29T00:00:00Z",
+        "seconds": 1.0, "games_played": exp.games * exp.variants.len() as u64, "games_per_s": 1.0,
+        "variants_resumed": 0,
+        "variants": exp.variants.iter().map(|v| serde_json::json!({
+            "name": v.name, "seed_id": v.seed_id,
+            "rules": v.rules.options().to_pairs().iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    });
+    std::fs::write(data.join("manifest.json"), manifest.to_string()).unwrap();
+    data
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let w = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    (w, h)
+}
+
+/// Dark pixels in the top band of the figure, where the title is drawn.
+fn dark_pixels_in_title(path: &Path) -> usize {
+    let img = image::open(path).unwrap().to_rgb8();
+    let mut dark = 0;
+    for y in 0..40 {
+        for x in 0..img.width() {
+            let p = img.get_pixel(x, y);
+            if u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) < 200 {
+                dark += 1;
+            }
+        }
+    }
+    dark
+}
+
+const TEXT: &str = "name = \"t\"\ndescription = \"report test\"\ngames = 3000\nseed = 2\n\
+baseline = \"war_down=3\"\n[rules]\npickup = \"seat\"\n[sweep]\nwar_down = [1, 2, 3]\n";
+
+#[test]
+fn every_figure_is_a_png_and_an_svg_with_text() {
+    let dir = scratch("figures");
+    let data = data_folder(&dir, TEXT);
+    let out = warlab_report::build(&data, &dir.join("reports"), &Default::default()).unwrap();
+    assert_eq!(out, dir.join("reports").join("t"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let mut stems = Vec::new();
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|e| e == "png") {
+            stems.push(p.file_stem().unwrap().to_str().unwrap().to_string());
+        }
+    }
+    stems.sort();
+    for want in [
+        "survival",
+        "boxes",
+        "axis-war_down",
+        "running-mean",
+        "hist-war_down_1",
+        "cycles-war_down_1",
+    ] {
+        assert!(
+            stems.iter().any(|s| s == want),
+            "{want} missing from {stems:?}"
+        );
+    }
+    for stem in &stems {
+        let png = out.join(format!("{stem}.png"));
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(png_size(&bytes), (1000, 600), "{stem}.png");
+        assert!(
+            dark_pixels_in_title(&png) > 200,
+            "{stem}.png has no title text"
+        );
+        let svg = std::fs::read_to_string(out.join(format!("{stem}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg"), "{stem}.svg");
+        assert!(
+            svg.contains("width=\"1000\"") && svg.contains("height=\"600\""),
+            "{stem}.svg size"
+        );
+        assert!(svg.contains("<text"), "{stem}.svg has text");
+        assert!(svg.trim_end().ends_with("</svg>"), "{stem}.svg is complete");
+        assert!(
+            md.contains(&format!("({stem}.png)")),
+            "report.md embeds {stem}"
+        );
+    }
+    for section in [
+        "## Variants",
+        "## Game length",
+        "## Comparison with the baseline `war_down=3`",
+        "## How games end",
+        "## Loops",
+        "## Even and odd game lengths",
+        "## Was the sample large enough?",
+        "won cards go under in seat order",
+        "warlab trace --experiment experiments/t.toml --variant 'war_down=1' --game",
+        "--seed 2",
+    ] {
+        assert!(md.contains(section), "report.md lacks {section}");
+    }
+    // One face-down card gives the even/odd pattern.
+    let row = md
+        .lines()
+        .find(|l| {
+            l.starts_with("| `war_down=1` |")
+                && l.contains('%')
+                && l.ends_with("|")
+                && (l.contains("**yes**") || l.contains(" no |"))
+        })
+        .unwrap();
+    assert!(row.contains("**yes**"), "{row}");
+}
+
+#[test]
+fn deck_sweeps_get_a_power_law() {
+    let dir = scratch("decks");
+    let data = data_folder(
+        &dir,
+        "name = \"d\"\ngames = 2000\n[sweep]\ndeck = [\"custom\"]\nsuits = [4]\nranks = [4, 6, 8, 10, 13]\n",
+    );
+    let out = warlab_report::build(&data, &dir.join("reports"), &Default::default()).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| l.contains("length ∝ n^"))
+        .expect("a fitted power law");
+    let exponent: f64 = line
+        .split("n^")
+        .nth(1)
+        .unwrap()
+        .split("**")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1.2..3.0).contains(&exponent), "{line}");
+    assert!(out.join("axis-ranks.png").is_file());
+}
+
+#[test]
+fn missing_or_partial_data_is_a_clear_error() {
+    let dir = scratch("bad");
+    let e = warlab_report::build(&dir.join("nope"), &dir.join("reports"), &Default::default())
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("does not exist: run the experiment first"),
+        "{e}"
+    );
+    let partial = dir.join("partial");
+    std::fs::create_dir_all(partial.join(".parts")).unwrap();
+    let e = warlab_report::build(&partial, &dir.join("reports"), &Default::default()).unwrap_err();
+    assert!(e.to_string().contains("partial run"), "{e}");
+    let data = data_folder(&dir, TEXT);
+    std::fs::remove_file(data.join("aggregates.json")).unwrap();
+    let e = warlab_report::build(&data, &dir.join("reports"), &Default::default()).unwrap_err();
+    assert!(format!("{e:#}").contains("aggregates.json"), "{e:#}");
+    assert!(
+        !dir.join("reports").join("t").exists(),
+        "no report from bad data"
+    );
+}
