@@ -168,6 +168,7 @@ impl Plot for LengthHist {
             chart
                 .configure_mesh()
                 .x_desc("battles (a war counts as one)")
+                .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("share of games (log scale)")
                 .label_style((FONT, 14))
                 .draw()
@@ -195,6 +196,7 @@ impl Plot for LengthHist {
             chart
                 .configure_mesh()
                 .x_desc("battles (a war counts as one)")
+                .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("share of games")
                 .label_style((FONT, 14))
                 .draw()
@@ -279,6 +281,7 @@ impl Plot for Survival {
         chart
             .configure_mesh()
             .x_desc("n (battles)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .y_desc("P(length > n), log scale")
             .label_style((FONT, 14))
             .draw()
@@ -333,6 +336,7 @@ impl Plot for Boxes {
         chart
             .configure_mesh()
             .x_desc("battles: box 25–75 %, whiskers 5–95 %, bar median, dot mean")
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(n)
             .y_label_formatter(&|y| {
                 let i = y.round();
@@ -508,6 +512,9 @@ impl Plot for TwoHists {
             chart
                 .configure_mesh()
                 .x_desc(label.clone())
+                .x_labels(6)
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("games")
                 .label_style((FONT, 13))
                 .draw()
