@@ -3,6 +3,7 @@
 mod bench;
 mod options;
 mod run;
+mod slurm;
 mod trace;
 
 use std::io::IsTerminal;
@@ -108,6 +109,10 @@ enum Command {
         /// Game index to stop before in every variant (default: the number of games)
         #[arg(long, value_name = "B")]
         games_to: Option<u64>,
+        /// Run shard I of N (1-based) of every variant's games into OUT/<name>.shard-I-of-N/;
+        /// combine the shards with `warlab merge`
+        #[arg(long, value_name = "I/N", conflicts_with_all = ["games_from", "games_to"])]
+        shard: Option<String>,
         /// Where reports go: REPORTS/<experiment>/
         #[arg(long, default_value = "reports")]
         reports: PathBuf,
@@ -128,6 +133,48 @@ enum Command {
         /// Histograms of length on a log y-axis
         #[arg(long)]
         log_hist: bool,
+    },
+    /// Combine the data folders of shards (or of --games-from/--games-to slices) of one
+    /// experiment into OUT/<name>/, byte-identical to one run over all games
+    Merge {
+        /// The shard folders
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Output folder; the data goes to OUT/<experiment name>/
+        #[arg(long, default_value = "data")]
+        out: PathBuf,
+        /// Where the report goes: REPORTS/<experiment>/
+        #[arg(long, default_value = "reports")]
+        reports: PathBuf,
+        /// Do not write the report
+        #[arg(long)]
+        no_report: bool,
+    },
+    /// Write a Slurm job array over the shards of an experiment, plus a dependent merge job
+    Slurm {
+        /// The experiment file
+        file: PathBuf,
+        /// Number of shards (array tasks)
+        #[arg(long, default_value_t = 4)]
+        shards: u64,
+        /// Slurm partition (default: the cluster's default)
+        #[arg(long)]
+        partition: Option<String>,
+        /// Time limit per task, in Slurm's format
+        #[arg(long, default_value = "01:00:00")]
+        time: String,
+        /// CPUs per task (the worker threads of each shard)
+        #[arg(long, default_value_t = 2)]
+        cpus_per_task: u32,
+        /// Data folder of the shards and of the merged run
+        #[arg(long, default_value = "data")]
+        out: PathBuf,
+        /// Where the scripts are written
+        #[arg(long, default_value = "slurm")]
+        dir: PathBuf,
+        /// Submit with sbatch and print the job ids
+        #[arg(long)]
+        submit: bool,
     },
     /// Check experiment files without running them
     Validate {
@@ -170,11 +217,14 @@ fn run(cli: Cli) -> Result<()> {
             rows,
             games_from,
             games_to,
+            shard,
             reports,
             no_report,
             log_hist,
         } => {
+            let shard = shard.as_deref().map(run::parse_shard).transpose()?;
             let data = run::run(run::RunArgs {
+                shard,
                 file,
                 games,
                 threads,
@@ -184,11 +234,50 @@ fn run(cli: Cli) -> Result<()> {
                 games_from,
                 games_to,
             })?;
-            if !no_report {
+            // A shard is only part of the data: the report comes with the merge.
+            if !no_report && shard.is_none() {
                 report(&data, &reports, log_hist)?;
             }
             Ok(())
         }
+        Command::Merge {
+            dirs,
+            out,
+            reports,
+            no_report,
+        } => {
+            let (dir, m) = warlab_data::merge(&dirs, &out)?;
+            println!(
+                "merged {} folder(s): {} games of each of {} variant(s) in {}",
+                dirs.len(),
+                m.games_per_variant,
+                m.variants.len(),
+                dir.display()
+            );
+            if !no_report {
+                report(&dir, &reports, false)?;
+            }
+            Ok(())
+        }
+        Command::Slurm {
+            file,
+            shards,
+            partition,
+            time,
+            cpus_per_task,
+            out,
+            dir,
+            submit,
+        } => slurm::slurm(slurm::SlurmArgs {
+            file,
+            shards,
+            partition,
+            time,
+            cpus_per_task,
+            out,
+            dir,
+            submit,
+        }),
         Command::Report {
             data,
             reports,

@@ -14,6 +14,8 @@ use warlab_runner::{Aggregate, GameRow, Plan, Sink, mean_estimate};
 use crate::options::input_error;
 
 pub struct RunArgs {
+    /// `(I, N)`, 1-based: shard I of N.
+    pub shard: Option<(u64, u64)>,
     pub file: PathBuf,
     pub games: Option<u64>,
     pub threads: Option<usize>,
@@ -22,6 +24,24 @@ pub struct RunArgs {
     pub rows: bool,
     pub games_from: Option<u64>,
     pub games_to: Option<u64>,
+}
+
+/// `I/N` with 1 ≤ I ≤ N.
+pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
+    let bad = || {
+        input_error(format!(
+            "--shard `{text}`: expected I/N with 1 ≤ I ≤ N, e.g. --shard 2/8"
+        ))
+    };
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
 }
 
 /// Reads and checks an experiment file; problems are input errors (exit status 2).
@@ -67,9 +87,17 @@ pub fn run(args: RunArgs) -> Result<PathBuf> {
     if let Some(s) = args.seed {
         exp.seed = s;
     }
-    let from = args.games_from.unwrap_or(0);
-    let to = args.games_to.unwrap_or(exp.games);
-    if from >= to {
+    let (from, to) = match args.shard {
+        Some((i, n)) => {
+            let r = warlab_runner::shard_range(exp.games, i - 1, n);
+            (r.start, r.end)
+        }
+        None => (
+            args.games_from.unwrap_or(0),
+            args.games_to.unwrap_or(exp.games),
+        ),
+    };
+    if args.shard.is_none() && from >= to {
         return Err(input_error(format!(
             "--games-from {from} --games-to {to}: an empty range of games (the experiment has {} per variant)",
             exp.games
@@ -88,7 +116,10 @@ pub fn run(args: RunArgs) -> Result<PathBuf> {
         rows,
         warlab_version: env!("CARGO_PKG_VERSION").to_string(),
     };
-    let dir = args.out.join(&exp.name);
+    let dir = match args.shard {
+        Some((i, n)) => args.out.join(format!("{}.shard-{i}-of-{n}", exp.name)),
+        None => args.out.join(&exp.name),
+    };
     let store = PartStore::open(&dir, &exp, &key)?;
     let pending = exp.variants.len() - store.resumed();
     if store.resumed() > 0 {
@@ -97,6 +128,13 @@ pub fn run(args: RunArgs) -> Result<PathBuf> {
             exp.name,
             store.resumed(),
             exp.variants.len(),
+            dir.display()
+        );
+    }
+    if let Some((i, n)) = args.shard {
+        eprintln!(
+            "shard {i}/{n} of {}: games {from}..{to} of every variant → {}",
+            exp.name,
             dir.display()
         );
     }

@@ -14,7 +14,9 @@
 //! from them; final files are likewise renamed into place only when complete.
 
 mod files;
+mod merge;
 mod store;
 
 pub use files::{read_parquet, write_csv, write_parquet};
+pub use merge::merge;
 pub use store::{Manifest, ManifestVariant, PartStore, RunKey, Timing, finish_run};

@@ -223,6 +223,9 @@ pub struct Manifest {
     pub games_played: u64,
     pub games_per_s: f64,
     pub variants_resumed: usize,
+    /// The folders a `warlab merge` combined (empty for a run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
     pub seed_scheme: String,
     pub variants: Vec<ManifestVariant>,
 }
@@ -261,23 +264,116 @@ pub fn finish_run(
     let aggregates: Vec<Aggregate> = (0..store.names.len())
         .map(|v| store.load(v))
         .collect::<Result<_>>()?;
-    let dir = &store.dir;
+    let rows = key.rows.then(|| {
+        (0..store.names.len())
+            .map(|v| {
+                vec![Segment {
+                    path: store.rows_path(v),
+                    offset: 0,
+                    len: aggregates[v].games as usize,
+                }]
+            })
+            .collect::<Vec<_>>()
+    });
+    let manifest = write_outputs(
+        &store.dir,
+        exp,
+        key,
+        &aggregates,
+        rows.as_deref(),
+        |finished| Manifest {
+            threads: timing.threads,
+            started_utc: utc(timing.started),
+            finished_utc: utc(finished),
+            seconds: timing.seconds,
+            games_played: timing.games_played,
+            games_per_s: timing.games_played as f64 / timing.seconds.max(1e-9),
+            variants_resumed: resumed,
+            ..Manifest::describe(exp, key)
+        },
+    )?;
+    std::fs::remove_dir_all(&store.parts)
+        .with_context(|| format!("cannot remove {}", store.parts.display()))?;
+    Ok((manifest, aggregates))
+}
 
-    let mut summary = summary_frame(exp, &aggregates)?;
+impl Manifest {
+    /// The manifest of `exp` under `key`, with no timing yet.
+    pub(crate) fn describe(exp: &Experiment, key: &RunKey) -> Manifest {
+        Manifest {
+            experiment: exp.name.clone(),
+            description: exp.description.clone(),
+            file: exp.file.display().to_string(),
+            file_hash: key.experiment_hash.clone(),
+            text: exp.text.clone(),
+            warlab_version: key.warlab_version.clone(),
+            seed: key.seed,
+            games_from: key.games_from,
+            games_to: key.games_to,
+            games_per_variant: key.games_to - key.games_from,
+            rows: key.rows,
+            threads: 0,
+            started_utc: String::new(),
+            finished_utc: String::new(),
+            seconds: 0.0,
+            games_played: 0,
+            games_per_s: 0.0,
+            variants_resumed: 0,
+            merged_from: Vec::new(),
+            seed_scheme: "game g of a variant uses Pcg64Mcg seeded from (seed, seed_id, g) by the splitmix64 chain documented in crates/engine/src/rng.rs; seed_id = FNV-1a 64 of the variant name".into(),
+            variants: exp
+                .variants
+                .iter()
+                .map(|v| ManifestVariant {
+                    name: v.name.clone(),
+                    seed_id: v.seed_id,
+                    rules: v
+                        .rules
+                        .options()
+                        .to_pairs()
+                        .into_iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A run of consecutive per-game rows of one variant inside a Parquet file.
+pub(crate) struct Segment {
+    pub path: PathBuf,
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// Writes every final file of `dir` from the variants' aggregates and, when rows are on,
+/// each variant's row segments (in game order). One code path for a run and for a merge, so
+/// that both give the same bytes.
+pub(crate) fn write_outputs(
+    dir: &Path,
+    exp: &Experiment,
+    key: &RunKey,
+    aggregates: &[Aggregate],
+    rows: Option<&[Vec<Segment>]>,
+    manifest: impl FnOnce(std::time::SystemTime) -> Manifest,
+) -> Result<Manifest> {
+    let mut summary = summary_frame(exp, aggregates)?;
     write_parquet(&dir.join("summary.parquet"), &mut summary)?;
     write_csv(&dir.join("summary.csv"), &mut summary)?;
-    let mut lengths = lengths_frame(exp, &aggregates)?;
+    let mut lengths = lengths_frame(exp, aggregates)?;
     write_parquet(&dir.join("lengths.parquet"), &mut lengths)?;
-    if key.rows {
-        concat_rows(&store, &dir.join("games.parquet"))?;
-    } else {
+    match rows {
+        Some(segments) => copy_rows(segments, &dir.join("games.parquet"))?,
         // A games.parquet from an earlier run with rows would not match this run's data.
-        let _ = std::fs::remove_file(dir.join("games.parquet"));
+        None => {
+            let _ = std::fs::remove_file(dir.join("games.parquet"));
+        }
     }
     let all: Vec<serde_json::Value> = exp
         .variants
         .iter()
-        .zip(&aggregates)
+        .zip(aggregates)
         .map(|(v, a)| serde_json::json!({ "variant": v.name, "aggregate": a }))
         .collect();
     atomic_write(&dir.join("aggregates.json"), |w| {
@@ -286,61 +382,53 @@ pub fn finish_run(
             &serde_json::json!({ "run": key, "variants": all }),
         )?)
     })?;
-
-    let finished = std::time::SystemTime::now();
-    let manifest = Manifest {
-        experiment: exp.name.clone(),
-        description: exp.description.clone(),
-        file: exp.file.display().to_string(),
-        file_hash: key.experiment_hash.clone(),
-        text: exp.text.clone(),
-        warlab_version: key.warlab_version.clone(),
-        seed: key.seed,
-        games_from: key.games_from,
-        games_to: key.games_to,
-        games_per_variant: key.games_to - key.games_from,
-        rows: key.rows,
-        threads: timing.threads,
-        started_utc: utc(timing.started),
-        finished_utc: utc(finished),
-        seconds: timing.seconds,
-        games_played: timing.games_played,
-        games_per_s: timing.games_played as f64 / timing.seconds.max(1e-9),
-        variants_resumed: resumed,
-        seed_scheme: "game g of a variant uses Pcg64Mcg seeded from (seed, seed_id, g) by the splitmix64 chain documented in crates/engine/src/rng.rs; seed_id = FNV-1a 64 of the variant name".into(),
-        variants: exp
-            .variants
-            .iter()
-            .map(|v| ManifestVariant {
-                name: v.name.clone(),
-                seed_id: v.seed_id,
-                rules: v.rules.options().to_pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
-            })
-            .collect(),
-    };
+    let manifest = manifest(std::time::SystemTime::now());
     atomic_write(&dir.join("manifest.json"), |w| {
         Ok(serde_json::to_writer_pretty(w, &manifest)?)
     })?;
-    std::fs::remove_dir_all(&store.parts)
-        .with_context(|| format!("cannot remove {}", store.parts.display()))?;
-    Ok((manifest, aggregates))
+    Ok(manifest)
 }
 
-/// Concatenates the variants' row parts, in order, a slice at a time.
-fn concat_rows(store: &PartStore, path: &Path) -> Result<()> {
+/// Writes each variant's rows, in order, in row groups of exactly [`ROW_GROUP`] rows counted
+/// from the variant's first game (the last one shorter), whatever files they come from.
+fn copy_rows(variants: &[Vec<Segment>], path: &Path) -> Result<()> {
     let schema = rows_frame("", &[])?.schema().clone();
     atomic_write(path, |w| {
         let mut out = ParquetWriter::new(w).batched(&schema)?;
-        for v in 0..store.names.len() {
-            let part = store.rows_path(v);
-            let n = ParquetReader::new(File::open(&part)?).num_rows()?;
-            let mut offset = 0;
-            while offset < n {
-                let df = ParquetReader::new(File::open(&part)?)
-                    .with_slice(Some((offset, ROW_GROUP)))
-                    .finish()?;
-                out.write_batch(&df)?;
-                offset += ROW_GROUP;
+        for segments in variants {
+            let mut batch: Option<DataFrame> = None;
+            for seg in segments {
+                let mut done = 0;
+                while done < seg.len {
+                    let have = batch.as_ref().map_or(0, DataFrame::height);
+                    let take = (ROW_GROUP - have).min(seg.len - done);
+                    let piece = ParquetReader::new(File::open(&seg.path)?)
+                        .with_slice(Some((seg.offset + done, take)))
+                        .finish()?;
+                    if piece.height() != take {
+                        bail!(
+                            "{} holds fewer rows than its aggregate counts",
+                            seg.path.display()
+                        );
+                    }
+                    batch = Some(match batch {
+                        Some(mut b) => {
+                            b.vstack_mut_owned(piece)?;
+                            b
+                        }
+                        None => piece,
+                    });
+                    done += take;
+                    if batch.as_ref().map_or(0, DataFrame::height) == ROW_GROUP {
+                        let mut full = batch.take().expect("just filled");
+                        full.rechunk_mut();
+                        out.write_batch(&full)?;
+                    }
+                }
+            }
+            if let Some(mut rest) = batch {
+                rest.rechunk_mut();
+                out.write_batch(&rest)?;
             }
         }
         out.finish()?;
@@ -452,7 +540,7 @@ fn lengths_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ`.
-fn utc(t: std::time::SystemTime) -> String {
+pub(crate) fn utc(t: std::time::SystemTime) -> String {
     let secs = t
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs()) as i64;

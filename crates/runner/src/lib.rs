@@ -12,5 +12,5 @@ pub mod run;
 pub mod summary;
 
 pub use aggregate::{Aggregate, Hist};
-pub use run::{CHUNK, GameRow, Plan, Sink, play_chunk, run};
+pub use run::{CHUNK, GameRow, Plan, Sink, play_chunk, run, shard_range};
 pub use summary::{Cell, MeanEstimate, mean_estimate, summary_cells, t975, t975_f, wilson};

@@ -20,6 +20,17 @@ use crate::aggregate::Aggregate;
 /// slow variant still splits over every core.
 pub const CHUNK: u64 = 4096;
 
+/// Shard `i` of `n` (0-based) of a variant's `games`: whole chunks, contiguous, the same for
+/// every variant, so the shards in order are exactly the one-machine run. Shards beyond the
+/// number of chunks are empty.
+pub fn shard_range(games: u64, i: u64, n: u64) -> Range<u64> {
+    assert!(n >= 1 && i < n, "shard {i} of {n}");
+    let chunks = games.div_ceil(CHUNK);
+    let lo = (i * chunks / n * CHUNK).min(games);
+    let hi = ((i + 1) * chunks / n * CHUNK).min(games);
+    lo..hi
+}
+
 /// One game, as written to `games.parquet`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRow {

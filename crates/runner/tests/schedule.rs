@@ -143,3 +143,23 @@ fn a_looping_variant_counts_its_cycles() {
         .sum();
     assert_eq!(ends, 3000);
 }
+
+#[test]
+fn shards_tile_the_games_in_whole_chunks() {
+    for games in [1u64, 4096, 10_000, 100_000] {
+        for n in [1u64, 3, 7, 40] {
+            let mut next = 0;
+            for i in 0..n {
+                let r = warlab_runner::shard_range(games, i, n);
+                assert_eq!(r.start, next.max(r.start).min(games));
+                assert!(
+                    r.start == next,
+                    "games {games}, shard {i}/{n}: {r:?} after {next}"
+                );
+                assert!(r.start % CHUNK == 0 || r.start == games);
+                next = r.end;
+            }
+            assert_eq!(next, games, "games {games}, {n} shards");
+        }
+    }
+}

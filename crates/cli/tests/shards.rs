@@ -1,0 +1,217 @@
+//! Sharded runs merge into the bytes of one run; bad sets of shards are refused.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::warlab;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warlab-shards-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+// 10,000 games a variant are 3 chunks: 7 shards include empty ones.
+const TEXT: &str = "name = \"sh\"\ngames = 10000\nseed = 4\nrows = true\n\
+[sweep]\npickup = [\"shuffled\", \"seat\"]\nwar_down = [1, 3]\n";
+
+const FILES: [&str; 5] = [
+    "summary.parquet",
+    "summary.csv",
+    "lengths.parquet",
+    "games.parquet",
+    "aggregates.json",
+];
+
+fn run_shards(dir: &std::path::Path, file: &str, n: u64, seed: &str) -> Vec<String> {
+    let out = dir.join("shards");
+    (1..=n)
+        .map(|i| {
+            let (code, _, stderr) = warlab(&[
+                "run",
+                file,
+                "--shard",
+                &format!("{i}/{n}"),
+                "--seed",
+                seed,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{stderr}");
+            out.join(format!("sh.shard-{i}-of-{n}"))
+                .to_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn merged_shards_equal_one_run_byte_for_byte() {
+    let dir = scratch("equal");
+    let file = dir.join("sh.toml");
+    std::fs::write(&file, TEXT).unwrap();
+    let file = file.to_str().unwrap();
+    let single = dir.join("single");
+    let (code, _, stderr) = warlab(&[
+        "run",
+        file,
+        "--seed",
+        "4",
+        "--out",
+        single.to_str().unwrap(),
+        "--no-report",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let reports = dir.join("reports");
+    for n in [1u64, 3, 7] {
+        let shards = run_shards(&dir, file, n, "4");
+        let merged = dir.join(format!("merged{n}"));
+        let mut args = vec!["merge"];
+        // Any order: the merge sorts shards by their game ranges.
+        args.extend(shards.iter().rev().map(String::as_str));
+        args.extend([
+            "--out",
+            merged.to_str().unwrap(),
+            "--reports",
+            reports.to_str().unwrap(),
+        ]);
+        let (code, stdout, stderr) = warlab(&args);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("merged"), "{stdout}");
+        for f in FILES {
+            let a = std::fs::read(single.join("sh").join(f)).unwrap();
+            let b = std::fs::read(merged.join("sh").join(f)).unwrap();
+            assert!(a == b, "{f} differs after merging {n} shards");
+        }
+        let manifest = std::fs::read_to_string(merged.join("sh/manifest.json")).unwrap();
+        assert!(manifest.contains("merged_from"), "{manifest}");
+    }
+    assert!(
+        dir.join("reports/sh/report.md").is_file(),
+        "merge writes the report"
+    );
+}
+
+#[test]
+fn incomplete_or_mixed_shards_are_refused() {
+    let dir = scratch("refuse");
+    let file = dir.join("sh.toml");
+    std::fs::write(&file, TEXT).unwrap();
+    let file = file.to_str().unwrap();
+    let shards = run_shards(&dir, file, 3, "4");
+    let out = dir.join("merged");
+    let (code, _, stderr) = warlab(&[
+        "merge",
+        &shards[0],
+        &shards[2],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("a shard is missing"), "{stderr}");
+    let (code, _, stderr) = warlab(&[
+        "merge",
+        &shards[0],
+        &shards[1],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("incomplete"), "{stderr}");
+    let (code, _, stderr) = warlab(&[
+        "merge",
+        &shards[0],
+        &shards[0],
+        &shards[1],
+        &shards[2],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("overlaps"), "{stderr}");
+    // A shard of another seed.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let (code, _, stderr) = warlab(&[
+        "run",
+        file,
+        "--shard",
+        "2/3",
+        "--seed",
+        "5",
+        "--out",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let odd = other.join("sh.shard-2-of-3");
+    let (code, _, stderr) = warlab(&[
+        "merge",
+        &shards[0],
+        odd.to_str().unwrap(),
+        &shards[2],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("seed `4` against `5`"), "{stderr}");
+    assert!(
+        !out.join("sh").join("summary.parquet").exists(),
+        "nothing merged"
+    );
+    // An unfinished shard.
+    std::fs::remove_file(std::path::Path::new(&shards[1]).join("manifest.json")).unwrap();
+    let (code, _, stderr) = warlab(&[
+        "merge",
+        &shards[0],
+        &shards[1],
+        &shards[2],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("not a finished run"), "{stderr}");
+    let (code, _, stderr) = warlab(&["run", file, "--shard", "4/3"]);
+    assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn slurm_writes_an_array_and_a_dependent_merge() {
+    let dir = scratch("slurm");
+    let file = dir.join("sh.toml");
+    std::fs::write(&file, TEXT).unwrap();
+    let scripts = dir.join("scripts");
+    let (code, stdout, stderr) = warlab(&[
+        "slurm",
+        file.to_str().unwrap(),
+        "--shards",
+        "4",
+        "--partition",
+        "debug",
+        "--time",
+        "00:10:00",
+        "--cpus-per-task",
+        "2",
+        "--dir",
+        scripts.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("--dependency=afterok:"), "{stdout}");
+    let array = std::fs::read_to_string(scripts.join("sh.sbatch")).unwrap();
+    for want in [
+        "#SBATCH --array=1-4",
+        "#SBATCH --partition=debug",
+        "#SBATCH --time=00:10:00",
+        "#SBATCH --cpus-per-task=2",
+        "--shard \"${SLURM_ARRAY_TASK_ID}/4\"",
+    ] {
+        assert!(array.contains(want), "{want} missing:\n{array}");
+    }
+    let merge = std::fs::read_to_string(scripts.join("sh.merge.sbatch")).unwrap();
+    assert!(
+        merge.contains(" merge ") && merge.contains("sh.shard-4-of-4"),
+        "{merge}"
+    );
+}
