@@ -35,3 +35,7 @@ experiments:
 # Check that pandas/pyarrow and DuckDB read a run (needs `pip install pandas pyarrow duckdb`).
 check-readers DIR="data/classic":
     python3 scripts/check_readers.py {{DIR}}
+
+# The real Slurm test: one-node cluster on loopback, 4-shard array + merge job (needs root, apt).
+slurm-test:
+    scripts/slurm-test.sh
