@@ -86,33 +86,8 @@ enum Command {
     Rules,
     /// Run an experiment file: every variant on all cores, data to DIR/<name>/
     Run {
-        /// The experiment file (see experiments/README.md)
-        file: PathBuf,
-        /// Games per variant (overrides the file's `games`)
-        #[arg(long)]
-        games: Option<u64>,
-        /// Worker threads (default: all cores)
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Output folder; the data goes to OUT/<experiment name>/
-        #[arg(long, default_value = "data")]
-        out: PathBuf,
-        /// Seed (overrides the file's `seed`)
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Also write one row per game (games.parquet), as `rows = true` in the file does
-        #[arg(long)]
-        rows: bool,
-        /// First game index to play in every variant (default 0)
-        #[arg(long, value_name = "A")]
-        games_from: Option<u64>,
-        /// Game index to stop before in every variant (default: the number of games)
-        #[arg(long, value_name = "B")]
-        games_to: Option<u64>,
-        /// Run shard I of N (1-based) of every variant's games into OUT/<name>.shard-I-of-N/;
-        /// combine the shards with `warlab merge`
-        #[arg(long, value_name = "I/N", conflicts_with_all = ["games_from", "games_to"])]
-        shard: Option<String>,
+        #[command(flatten)]
+        args: run::RunArgs,
         /// Where reports go: REPORTS/<experiment>/
         #[arg(long, default_value = "reports")]
         reports: PathBuf,
@@ -209,31 +184,13 @@ fn report(data: &std::path::Path, reports: &std::path::Path, log_hist: bool) -> 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run {
-            file,
-            games,
-            threads,
-            out,
-            seed,
-            rows,
-            games_from,
-            games_to,
-            shard,
+            args,
             reports,
             no_report,
             log_hist,
         } => {
-            let shard = shard.as_deref().map(run::parse_shard).transpose()?;
-            let data = run::run(run::RunArgs {
-                shard,
-                file,
-                games,
-                threads,
-                out,
-                seed,
-                rows,
-                games_from,
-                games_to,
-            })?;
+            let shard = args.shard;
+            let data = run::run(args)?;
             // A shard is only part of the data: the report comes with the merge.
             if !no_report && shard.is_none() {
                 report(&data, &reports, log_hist)?;

@@ -13,31 +13,43 @@ use warlab_runner::{Aggregate, GameRow, Plan, Sink, mean_estimate};
 
 use crate::options::input_error;
 
+#[derive(clap::Args)]
 pub struct RunArgs {
-    /// `(I, N)`, 1-based: shard I of N.
-    pub shard: Option<(u64, u64)>,
+    /// The experiment file (see experiments/README.md)
     pub file: PathBuf,
+    /// Games per variant (overrides the file's `games`)
+    #[arg(long)]
     pub games: Option<u64>,
+    /// Worker threads (default: all cores)
+    #[arg(long)]
     pub threads: Option<usize>,
+    /// Output folder; the data goes to OUT/<experiment name>/
+    #[arg(long, default_value = "data")]
     pub out: PathBuf,
+    /// Seed (overrides the file's `seed`)
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Also write one row per game (games.parquet), as `rows = true` in the file does
+    #[arg(long)]
     pub rows: bool,
+    /// First game index to play in every variant (default 0)
+    #[arg(long, value_name = "A")]
     pub games_from: Option<u64>,
+    /// Game index to stop before in every variant (default: the number of games)
+    #[arg(long, value_name = "B")]
     pub games_to: Option<u64>,
+    /// Run shard I of N (1-based) of every variant's games into OUT/<name>.shard-I-of-N/;
+    /// combine the shards with `warlab merge`
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, conflicts_with_all = ["games_from", "games_to"])]
+    pub shard: Option<(u64, u64)>,
 }
 
-/// `I/N` with 1 ≤ I ≤ N.
-pub fn parse_shard(text: &str) -> Result<(u64, u64)> {
-    let bad = || {
-        input_error(format!(
-            "--shard `{text}`: expected I/N with 1 ≤ I ≤ N, e.g. --shard 2/8"
-        ))
-    };
+/// `I/N` with 1 ≤ I ≤ N (clap reports a bad value with exit status 2).
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || "expected I/N with 1 ≤ I ≤ N, e.g. --shard 2/8".to_string();
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u64, u64) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
+    let i: u64 = i.trim().parse().map_err(|_| bad())?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
     if i == 0 || i > n {
         return Err(bad());
     }
@@ -139,7 +151,7 @@ pub fn run(args: RunArgs) -> Result<PathBuf> {
         );
     }
     let per_variant = to - from;
-    let mut sink = Progress::new(store, &exp, per_variant * pending as u64);
+    let mut sink = Progress::new(store, &exp, per_variant, pending as u64);
     let plan = Plan {
         experiment: &exp,
         games: from..to,
@@ -185,12 +197,9 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(store: PartStore, exp: &Experiment, total: u64) -> Progress {
-        let per_variant = if exp.variants.is_empty() {
-            0
-        } else {
-            total / exp.variants.len().max(1) as u64
-        };
+    /// Bars for `pending` variants of `per_variant` games each (resumed variants are done).
+    fn new(store: PartStore, exp: &Experiment, per_variant: u64, pending: u64) -> Progress {
+        let total = per_variant * pending;
         let bars = std::io::stderr().is_terminal().then(|| {
             let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
             let main = multi.add(ProgressBar::new(total));

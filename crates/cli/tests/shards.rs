@@ -95,6 +95,16 @@ fn merged_shards_equal_one_run_byte_for_byte() {
     );
 }
 
+/// `warlab merge DIRS --out OUT`, which must fail: its stderr.
+fn merge_refused(dirs: &[&str], out: &std::path::Path) -> String {
+    let mut args = vec!["merge"];
+    args.extend_from_slice(dirs);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let (code, _, stderr) = warlab(&args);
+    assert_ne!(code, 0, "merge of {dirs:?} must fail");
+    stderr
+}
+
 #[test]
 fn incomplete_or_mixed_shards_are_refused() {
     let dir = scratch("refuse");
@@ -103,34 +113,11 @@ fn incomplete_or_mixed_shards_are_refused() {
     let file = file.to_str().unwrap();
     let shards = run_shards(&dir, file, 3, "4");
     let out = dir.join("merged");
-    let (code, _, stderr) = warlab(&[
-        "merge",
-        &shards[0],
-        &shards[2],
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_ne!(code, 0);
+    let stderr = merge_refused(&[&shards[0], &shards[2]], &out);
     assert!(stderr.contains("a shard is missing"), "{stderr}");
-    let (code, _, stderr) = warlab(&[
-        "merge",
-        &shards[0],
-        &shards[1],
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_ne!(code, 0);
+    let stderr = merge_refused(&[&shards[0], &shards[1]], &out);
     assert!(stderr.contains("incomplete"), "{stderr}");
-    let (code, _, stderr) = warlab(&[
-        "merge",
-        &shards[0],
-        &shards[0],
-        &shards[1],
-        &shards[2],
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_ne!(code, 0);
+    let stderr = merge_refused(&[&shards[0], &shards[0], &shards[1], &shards[2]], &out);
     assert!(stderr.contains("overlaps"), "{stderr}");
     // A shard of another seed.
     let other = dir.join("other");
@@ -147,15 +134,7 @@ fn incomplete_or_mixed_shards_are_refused() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     let odd = other.join("sh.shard-2-of-3");
-    let (code, _, stderr) = warlab(&[
-        "merge",
-        &shards[0],
-        odd.to_str().unwrap(),
-        &shards[2],
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_ne!(code, 0);
+    let stderr = merge_refused(&[&shards[0], odd.to_str().unwrap(), &shards[2]], &out);
     assert!(stderr.contains("seed `4` against `5`"), "{stderr}");
     assert!(
         !out.join("sh").join("summary.parquet").exists(),
@@ -163,15 +142,7 @@ fn incomplete_or_mixed_shards_are_refused() {
     );
     // An unfinished shard.
     std::fs::remove_file(std::path::Path::new(&shards[1]).join("manifest.json")).unwrap();
-    let (code, _, stderr) = warlab(&[
-        "merge",
-        &shards[0],
-        &shards[1],
-        &shards[2],
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_ne!(code, 0);
+    let stderr = merge_refused(&[&shards[0], &shards[1], &shards[2]], &out);
     assert!(stderr.contains("not a finished run"), "{stderr}");
     let (code, _, stderr) = warlab(&["run", file, "--shard", "4/3"]);
     assert_eq!(code, 2, "{stderr}");

@@ -451,8 +451,8 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
     let mut header = false;
     for axis in &axes {
         // Variants of the sweep with a numeric value on this axis.
-        // (x, mean, ci lo, ci hi, se) per line.
-        let mut series: Vec<(String, Vec<[f64; 5]>)> = Vec::new();
+        // Per line: (x, mean, ci lo, ci hi, se, cards in play) of each variant.
+        let mut series: Vec<(String, Vec<[f64; 6]>)> = Vec::new();
         for r in rows {
             let Some((_, v)) = r.settings.iter().find(|(k, _)| k == axis) else {
                 continue;
@@ -465,10 +465,10 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
             };
             let (lo, hi) = est.ci.unwrap_or((est.mean, est.mean));
             let label = label_of(r, axis);
-            let se = est.se.unwrap_or(0.0);
+            let point = [x, est.mean, lo, hi, est.se.unwrap_or(0.0), r.cards as f64];
             match series.iter_mut().find(|s| s.0 == label) {
-                Some(s) => s.1.push([x, est.mean, lo, hi, se]),
-                None => series.push((label, vec![[x, est.mean, lo, hi, se]])),
+                Some(s) => s.1.push(point),
+                None => series.push((label, vec![point])),
             }
         }
         let distinct = {
@@ -489,42 +489,21 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
         }
         let deck_axis = matches!(axis.as_str(), "ranks" | "suits" | "decks");
         let stem = format!("axis-{}", slug(axis));
+        // Deck-size axes are plotted against the number of cards in play, n.
+        let x_of = |q: &[f64; 6]| if deck_axis { q[5] } else { q[0] };
         let plain: Vec<IntervalSeries> = series
             .iter()
             .map(|(l, p)| {
                 (
                     l.clone(),
-                    p.iter().map(|q| (q[0], q[1], q[2], q[3])).collect(),
+                    p.iter().map(|q| (x_of(q), q[1], q[2], q[3])).collect(),
                 )
             })
             .collect();
         if deck_axis {
-            // Against the number of cards in play, n.
-            let cards_of = |label: &str, x: f64| {
-                rows.iter()
-                    .find(|r| {
-                        r.settings
-                            .iter()
-                            .any(|(k, v)| k == axis && v.parse::<f64>().ok() == Some(x))
-                            && label_of(r, axis) == label
-                    })
-                    .map_or(0.0, |r| r.cards as f64)
-            };
-            let by_n: Vec<IntervalSeries> = plain
-                .iter()
-                .map(|(l, p)| {
-                    (
-                        l.clone(),
-                        p.iter()
-                            .map(|q| (cards_of(l, q.0), q.1, q.2, q.3))
-                            .collect(),
-                    )
-                })
-                .collect();
             let fit_pts: Vec<(f64, f64, f64)> = series
                 .iter()
-                .flat_map(|(l, p)| p.iter().map(move |q| (l.clone(), *q)))
-                .map(|(l, q)| (cards_of(&l, q[0]), q[1], q[4]))
+                .flat_map(|(_, p)| p.iter().map(|q| (q[5], q[1], q[4])))
                 .collect();
             let fit = if series.len() == 1 {
                 power_law(&fit_pts)
@@ -538,7 +517,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 &AxisMeans {
                     title: format!("{}: mean length against cards in play", m.experiment),
                     axis: "cards in play, n".into(),
-                    series: by_n,
+                    series: plain,
                     fit,
                     log_log: true,
                 },

@@ -49,26 +49,19 @@ pub fn save(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
 fn draw_both(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
     fonts();
     let png = dir.join(format!("{stem}.png"));
-    {
-        let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(err).map_err(|e| anyhow!(e))?;
-        plot.draw(&root).map_err(|e| anyhow!(e))?;
-        root.present().map_err(err).map_err(|e| anyhow!(e))?;
-    }
+    render(plot, BitMapBackend::new(&png, SIZE).into_drawing_area())?;
     let svg = dir.join(format!("{stem}.svg"));
-    {
-        let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(err).map_err(|e| anyhow!(e))?;
-        plot.draw(&root).map_err(|e| anyhow!(e))?;
-        root.present().map_err(err).map_err(|e| anyhow!(e))?;
-    }
-    Ok(())
+    render(plot, SVGBackend::new(&svg, SIZE).into_drawing_area())
 }
 
-fn title(text: &str) -> (&str, u32, FontStyle) {
-    let _ = text;
-    (FONT, 22, FontStyle::Bold)
+fn render<DB: DrawingBackend>(plot: &impl Plot, root: DrawingArea<DB, Shift>) -> Result<()> {
+    root.fill(&WHITE).map_err(|e| anyhow!(err(e)))?;
+    plot.draw(&root).map_err(|e| anyhow!(e))?;
+    root.present().map_err(|e| anyhow!(err(e)))
 }
+
+/// Figure titles: bold, above the chart.
+const TITLE: (&str, u32, FontStyle) = (FONT, 22, FontStyle::Bold);
 
 fn color(i: usize) -> RGBColor {
     // Tableau's ten qualitative colours, then plotters' 99-colour palette.
@@ -141,7 +134,7 @@ impl Plot for LengthHist {
         let share = |c: u64| c as f64 / total.max(1) as f64;
         let ymax = bins.iter().map(|b| share(b.2)).fold(0.0, f64::max) * 1.1;
         let mut c = ChartBuilder::on(root);
-        c.caption(&self.title, title(&self.title))
+        c.caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(80);
@@ -272,7 +265,7 @@ impl Plot for Survival {
             .unwrap_or(1) as f64
             * 1.02;
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title(&self.title))
+            .caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(80)
@@ -326,7 +319,7 @@ impl Plot for Boxes {
         let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
         let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title(&self.title))
+            .caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size((longest * 8 + 20).clamp(60, 420))
@@ -400,7 +393,7 @@ impl Plot for AxisMeans {
         }
         let pad = (x1 - x0).max(1.0) * 0.05;
         let mut c = ChartBuilder::on(root);
-        c.caption(&self.title, title(&self.title))
+        c.caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(80);
@@ -494,7 +487,7 @@ pub struct TwoHists {
 
 impl Plot for TwoHists {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let root = root.titled(&self.title, title(&self.title)).map_err(err)?;
+        let root = root.titled(&self.title, TITLE).map_err(err)?;
         let halves = root.split_evenly((1, 2));
         for (area, (label, values)) in halves.iter().zip(&self.panels) {
             let bins = bin(values, 40);
@@ -560,7 +553,7 @@ impl Plot for Lines {
             .clone()
             .unwrap_or(y0 - (y1 - y0).abs() * 0.05..y1 + (y1 - y0).abs() * 0.05 + 1e-9);
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title(&self.title))
+            .caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(80)

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::mpsc;
 
-use warlab_engine::{EndReason, Engine, GameRecord, GameSeed};
+use warlab_engine::{Engine, GameRecord, GameSeed};
 use warlab_experiment::{Experiment, Variant};
 
 use crate::aggregate::Aggregate;
@@ -208,9 +208,4 @@ pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
         }
     }
     failure.map_or(Ok(()), Err)
-}
-
-/// The end reason names, in the order of [`Aggregate::outcomes`].
-pub fn end_names() -> Vec<&'static str> {
-    EndReason::ALL.iter().map(|e| e.name()).collect()
 }
