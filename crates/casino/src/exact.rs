@@ -1,0 +1,246 @@
+//! The exact expected value of a hand, as a fraction: no simulation.
+//!
+//! A hand from a freshly shuffled shoe of `D` decks (`N = 52·D` cards, `4·D` of each rank):
+//! the player's card and the dealer's are the first two cards of a uniform shuffle, so every
+//! ordered pair of ranks `(a, b)` has probability `n_a·(n_b − [a = b]) / (N·(N − 1))`. On a tie
+//! the dealer burns three cards nobody sees; by exchangeability of a shuffled shoe the next two
+//! cards are then a uniform ordered pair from the `N − 2` cards left (the two tied cards
+//! removed), exactly as if nothing had been burnt. An infinite deck draws every card
+//! independently, each rank with probability 1/13. Summing the payoffs over these pairs gives
+//! the probabilities and the expected value as exact fractions.
+
+use std::fmt;
+use std::ops::{Add, Mul, Neg, Sub};
+
+use crate::RANKS;
+use crate::rules::{Decks, Strategy};
+
+/// An exact fraction, always in lowest terms with a positive denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ratio {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+impl Ratio {
+    pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
+    pub const ONE: Ratio = Ratio { num: 1, den: 1 };
+
+    pub fn new(num: i128, den: i128) -> Ratio {
+        assert!(den != 0, "a fraction with denominator 0");
+        let g = gcd(num, den) * den.signum();
+        Ratio {
+            num: num / g,
+            den: den / g,
+        }
+    }
+
+    pub fn int(n: i128) -> Ratio {
+        Ratio { num: n, den: 1 }
+    }
+
+    pub fn num(self) -> i128 {
+        self.num
+    }
+
+    pub fn den(self) -> i128 {
+        self.den
+    }
+
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+}
+
+impl Add for Ratio {
+    type Output = Ratio;
+    fn add(self, o: Ratio) -> Ratio {
+        let g = gcd(self.den, o.den);
+        Ratio::new(
+            self.num * (o.den / g) + o.num * (self.den / g),
+            self.den / g * o.den,
+        )
+    }
+}
+
+impl Sub for Ratio {
+    type Output = Ratio;
+    fn sub(self, o: Ratio) -> Ratio {
+        self + (-o)
+    }
+}
+
+impl Neg for Ratio {
+    type Output = Ratio;
+    fn neg(self) -> Ratio {
+        Ratio {
+            num: -self.num,
+            den: self.den,
+        }
+    }
+}
+
+impl Mul for Ratio {
+    type Output = Ratio;
+    fn mul(self, o: Ratio) -> Ratio {
+        let g1 = gcd(self.num, o.den);
+        let g2 = gcd(o.num, self.den);
+        Ratio::new(
+            (self.num / g1) * (o.num / g2),
+            (self.den / g2) * (o.den / g1),
+        )
+    }
+}
+
+impl fmt::Display for Ratio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+/// The exact odds of one hand and what it is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exact {
+    /// The first two cards: player higher, dealer higher, tie.
+    pub p_win: Ratio,
+    pub p_loss: Ratio,
+    pub p_tie: Ratio,
+    /// The war cards after a tie, each as a probability of the whole hand (they sum to
+    /// `p_tie` when the strategy is war, and are 0 for surrender).
+    pub p_war_won: Ratio,
+    pub p_war_tie: Ratio,
+    pub p_war_lost: Ratio,
+    /// Expected result of the main bet (and raise) per chip of the bet.
+    pub ev: Ratio,
+    /// Expected result of the tie bet per chip of it (it pays 10 to 1).
+    pub tie_bet_ev: Ratio,
+}
+
+impl Exact {
+    /// The house edge of the main bet: the expected loss per chip of the original bet.
+    pub fn house_edge(&self) -> Ratio {
+        -self.ev
+    }
+
+    /// The house edge of the tie bet, per chip of it.
+    pub fn tie_bet_edge(&self) -> Ratio {
+        -self.tie_bet_ev
+    }
+
+    /// Expected result of a whole hand in chips: `bet` on the main bet, `tie_bet` on the tie.
+    pub fn ev_per_hand(&self, bet: u64, tie_bet: u64) -> Ratio {
+        self.ev * Ratio::int(bet as i128) + self.tie_bet_ev * Ratio::int(tie_bet as i128)
+    }
+}
+
+/// The probability of each ordered rank pair `(a, b)` dealt from `counts` (of `total` cards),
+/// or with replacement for an infinite deck.
+fn pair(counts: &[i128; RANKS as usize], total: i128, infinite: bool, a: usize, b: usize) -> Ratio {
+    if infinite {
+        Ratio::new(1, i128::from(RANKS) * i128::from(RANKS))
+    } else {
+        let same = i128::from(a == b);
+        Ratio::new(counts[a] * (counts[b] - same), total * (total - 1))
+    }
+}
+
+/// The exact value of a hand from a freshly shuffled shoe of `decks` (or an infinite deck).
+pub fn hand_value(decks: Decks, strategy: Strategy, bonus: bool) -> Exact {
+    let (per_rank, infinite) = match decks {
+        Decks::Finite(d) => (4 * i128::from(d), false),
+        Decks::Infinite => (4, true),
+    };
+    let r = RANKS as usize;
+    let counts = [per_rank; RANKS as usize];
+    let total = per_rank * i128::from(RANKS);
+    let mut x = Exact {
+        p_win: Ratio::ZERO,
+        p_loss: Ratio::ZERO,
+        p_tie: Ratio::ZERO,
+        p_war_won: Ratio::ZERO,
+        p_war_tie: Ratio::ZERO,
+        p_war_lost: Ratio::ZERO,
+        ev: Ratio::ZERO,
+        tie_bet_ev: Ratio::ZERO,
+    };
+    for a in 0..r {
+        for b in 0..r {
+            let p = pair(&counts, total, infinite, a, b);
+            if a > b {
+                x.p_win = x.p_win + p;
+            } else if a < b {
+                x.p_loss = x.p_loss + p;
+            } else {
+                x.p_tie = x.p_tie + p;
+                if strategy == Strategy::War {
+                    let mut left = counts;
+                    if !infinite {
+                        left[a] -= 2;
+                    }
+                    let left_total = if infinite { total } else { total - 2 };
+                    for c in 0..r {
+                        for d in 0..r {
+                            let q = p * pair(&left, left_total, infinite, c, d);
+                            if c > d {
+                                x.p_war_won = x.p_war_won + q;
+                            } else if c == d {
+                                x.p_war_tie = x.p_war_tie + q;
+                            } else {
+                                x.p_war_lost = x.p_war_lost + q;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let tie_pays = match strategy {
+        Strategy::Surrender => Ratio::new(-1, 2) * x.p_tie,
+        Strategy::War => {
+            x.p_war_won + x.p_war_tie * Ratio::int(if bonus { 2 } else { 1 })
+                - Ratio::int(2) * x.p_war_lost
+        }
+    };
+    x.ev = x.p_win - x.p_loss + tie_pays;
+    x.tie_bet_ev = Ratio::int(10) * x.p_tie - (Ratio::ONE - x.p_tie);
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_stay_in_lowest_terms() {
+        assert_eq!(Ratio::new(6, -4), Ratio::new(-3, 2));
+        assert_eq!(Ratio::new(1, 3) + Ratio::new(1, 6), Ratio::new(1, 2));
+        assert_eq!(Ratio::new(2, 3) * Ratio::new(9, 4), Ratio::new(3, 2));
+        assert_eq!((Ratio::new(1, 3) - Ratio::new(1, 3)).to_string(), "0");
+    }
+
+    #[test]
+    fn infinite_deck_in_closed_form() {
+        // P(tie) = 1/13; the war cards tie with 1/13 and each side is higher with 6/13.
+        let x = hand_value(Decks::Infinite, Strategy::War, false);
+        assert_eq!(x.p_tie, Ratio::new(1, 13));
+        assert_eq!(x.p_war_tie, Ratio::new(1, 169));
+        // EV = 1/13 · (6/13 + 1/13 − 2·6/13) = −5/169.
+        assert_eq!(x.ev, Ratio::new(-5, 169));
+        let s = hand_value(Decks::Infinite, Strategy::Surrender, false);
+        assert_eq!(s.ev, Ratio::new(-1, 26));
+        assert_eq!(s.tie_bet_ev, Ratio::new(-2, 13));
+    }
+}
