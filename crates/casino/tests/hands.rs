@@ -83,7 +83,8 @@ fn a_session_pays_bets_and_tie_bets_in_chips() {
     assert_eq!(r.final_bankroll, 2 * 20);
     assert_eq!(r.end, Some(SessionEnd::Target));
     assert_eq!((r.ties, r.wars, r.surrenders), (1, 1, 0));
-    assert_eq!(r.main, -2 + 2 + 2);
+    // A loss (−2 half-bets), a win (+2), a war won (+2).
+    assert_eq!(r.main, 2);
     assert_eq!(r.peak_bankroll, 2 * 20);
     assert_eq!(r.cards, 2 + 2 + 7);
 }
@@ -267,6 +268,6 @@ fn a_session_is_a_pure_function_of_its_seed() {
     assert_eq!(b.session(GameSeed::new(1, 2, 3)), first);
     // The shoe is reshuffled at the cut card: 2 decks, 75 %: 78 cards, about 32 hands.
     let long = a.session(GameSeed::new(1, 2, 4));
-    assert!(long.shuffles >= 1 + long.hands / 40, "{long:?}");
+    assert!(long.shuffles > long.hands / 40, "{long:?}");
     assert!(long.shuffles <= 1 + long.hands / 11, "{long:?}");
 }

@@ -139,6 +139,17 @@ pub fn describe_options() -> String {
             .map_or("unset", |(_, v)| v.as_str());
         let _ = writeln!(out, "  {k:<20} default {default:<12} allowed: {allowed}");
     }
+    let defaults = warlab_casino::CasinoOptions::default().to_pairs();
+    out.push_str(
+        "\nCasino War options (an experiment file with game = \"casino-war\"; see experiments/casino-war.toml):\n\n",
+    );
+    for (k, allowed) in warlab_casino::OPTIONS {
+        let default = defaults
+            .iter()
+            .find(|(d, _)| d == k)
+            .map_or("unset", |(_, v)| v.as_str());
+        let _ = writeln!(out, "  {k:<20} default {default:<12} allowed: {allowed}");
+    }
     out
 }
 

@@ -7,9 +7,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use warlab_data::{PartStore, RunKey, Timing, finish_run};
-use warlab_experiment::Experiment;
-use warlab_runner::{Aggregate, GameRow, Plan, Sink, mean_estimate};
+use warlab_casino::{CasinoRules, SessionEnd};
+use warlab_data::{PartStore, RunKey, Tables, Timing, finish_run};
+use warlab_experiment::{AnyExperiment, Experiment};
+use warlab_runner::{Aggregate, CasinoAggregate, Plan, Sink, mean_estimate};
 
 use crate::options::input_error;
 
@@ -56,21 +57,30 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((i, n))
 }
 
-/// Reads and checks an experiment file; problems are input errors (exit status 2).
+/// Reads and checks a War experiment file; problems are input errors (exit status 2).
 pub fn load(path: &Path) -> Result<Experiment> {
     Experiment::load(path).map_err(|e| input_error(e.to_string()))
+}
+
+/// Reads and checks an experiment file of either game.
+pub fn load_any(path: &Path) -> Result<AnyExperiment> {
+    AnyExperiment::load(path).map_err(|e| input_error(e.to_string()))
 }
 
 pub fn validate(files: &[PathBuf]) -> Result<()> {
     let mut failed = Vec::new();
     for f in files {
-        match Experiment::load(f) {
+        match AnyExperiment::load(f) {
             Ok(exp) => println!(
-                "ok: {} — `{}`: {} variant(s) × {} games",
+                "ok: {} — `{}`: {} variant(s) × {} {}",
                 f.display(),
-                exp.name,
-                exp.variants.len(),
-                exp.games
+                exp.name(),
+                exp.variant_count(),
+                exp.games(),
+                match exp {
+                    AnyExperiment::War(_) => "games",
+                    AnyExperiment::Casino(_) => "sessions",
+                }
             ),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -90,8 +100,31 @@ pub fn validate(files: &[PathBuf]) -> Result<()> {
     }
 }
 
+/// What the console prints at the end of a run of a game.
+trait Console: Tables {
+    fn print_table(exp: &Experiment<Self>, aggregates: &[Self::Aggregate]);
+}
+
+impl Console for warlab_engine::Rules {
+    fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
+        print_table(exp, aggregates);
+    }
+}
+
+impl Console for CasinoRules {
+    fn print_table(exp: &Experiment<CasinoRules>, aggregates: &[CasinoAggregate]) {
+        print_casino_table(exp, aggregates);
+    }
+}
+
 pub fn run(args: RunArgs) -> Result<PathBuf> {
-    let mut exp = load(&args.file)?;
+    match load_any(&args.file)? {
+        AnyExperiment::War(exp) => run_game(args, exp),
+        AnyExperiment::Casino(exp) => run_game(args, exp),
+    }
+}
+
+fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf> {
     if let Some(g) = args.games {
         crate::options::check_positive("games", g)?;
         exp.games = g;
@@ -176,7 +209,7 @@ pub fn run(args: RunArgs) -> Result<PathBuf> {
         },
     )
     .with_context(|| format!("writing the data of {}", exp.name))?;
-    print_table(&exp, &aggregates);
+    G::print_table(&exp, &aggregates);
     println!(
         "{} games in {:.1} s ({:.0} games/s on {} thread(s)); data in {}",
         manifest.games_played,
@@ -189,16 +222,16 @@ pub fn run(args: RunArgs) -> Result<PathBuf> {
 }
 
 /// The store, plus progress bars on a terminal.
-struct Progress {
-    store: PartStore,
+struct Progress<G: Tables> {
+    store: PartStore<G>,
     bars: Option<(MultiProgress, ProgressBar, HashMap<usize, ProgressBar>)>,
     names: Vec<String>,
     per_variant: u64,
 }
 
-impl Progress {
+impl<G: Tables> Progress<G> {
     /// Bars for `pending` variants of `per_variant` games each (resumed variants are done).
-    fn new(store: PartStore, exp: &Experiment, per_variant: u64, pending: u64) -> Progress {
+    fn new(store: PartStore<G>, exp: &Experiment<G>, per_variant: u64, pending: u64) -> Self {
         let total = per_variant * pending;
         let bars = std::io::stderr().is_terminal().then(|| {
             let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
@@ -222,7 +255,7 @@ impl Progress {
         }
     }
 
-    fn finish(self) -> PartStore {
+    fn finish(self) -> PartStore<G> {
         if let Some((multi, main, _)) = &self.bars {
             main.finish_and_clear();
             let _ = multi.clear();
@@ -231,18 +264,18 @@ impl Progress {
     }
 }
 
-impl Sink for Progress {
+impl<G: Tables> Sink<G> for Progress<G> {
     type Error = anyhow::Error;
 
     fn is_done(&self, variant: usize) -> bool {
         self.store.is_done(variant)
     }
 
-    fn rows(&mut self, variant: usize, rows: &[GameRow]) -> Result<()> {
+    fn rows(&mut self, variant: usize, rows: &[G::Row]) -> Result<()> {
         self.store.rows(variant, rows)
     }
 
-    fn variant_done(&mut self, variant: usize, aggregate: Aggregate) -> Result<()> {
+    fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<()> {
         if let Some((_, _, per)) = &mut self.bars {
             if let Some(bar) = per.remove(&variant) {
                 bar.finish_and_clear();
@@ -302,6 +335,55 @@ fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
                 .map_or("-".into(), |q| q.to_string()),
             100.0 * looping as f64 / a.games.max(1) as f64,
             100.0 * a.wins(0) as f64 / a.games.max(1) as f64
+        );
+    }
+}
+
+/// The Casino War table: how long a bankroll lasts, how often it doubles, and the house
+/// edge, exact beside simulated.
+fn print_casino_table(exp: &Experiment<CasinoRules>, aggregates: &[CasinoAggregate]) {
+    let width = exp
+        .variants
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 48);
+    println!(
+        "{:<width$}  {:>9}  {:>22}  {:>8}  {:>8}  {:>11}  {:>22}",
+        "variant",
+        "sessions",
+        "hands mean (95% CI)",
+        "ruined",
+        "doubled",
+        "edge exact",
+        "edge sim. (95% CI)"
+    );
+    for (v, a) in exp.variants.iter().zip(aggregates) {
+        let m = mean_estimate(&a.hands);
+        let hands = m.map_or("-".to_string(), |m| match m.ci {
+            Some((lo, hi)) => format!("{:.1} ({lo:.1}–{hi:.1})", m.mean),
+            None => format!("{:.1}", m.mean),
+        });
+        let (fresh, _) = warlab_runner::exact_values(&v.rules);
+        let sim = a.fresh_value().map_or("-".to_string(), |e| {
+            format!(
+                "{:.2}% ({:.2}–{:.2})",
+                -100.0 * e.mean,
+                -100.0 * e.ci.1,
+                -100.0 * e.ci.0
+            )
+        });
+        let share = |e| 100.0 * a.ended(e) as f64 / a.sessions.max(1) as f64;
+        println!(
+            "{:<width$}  {:>9}  {:>22}  {:>7.2}%  {:>7.2}%  {:>10.3}%  {:>22}",
+            v.name,
+            a.sessions,
+            hands,
+            share(SessionEnd::Ruin),
+            share(SessionEnd::Target),
+            -100.0 * fresh.ev.to_f64(),
+            sim
         );
     }
 }

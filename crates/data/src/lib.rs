@@ -19,4 +19,4 @@ mod store;
 
 pub use files::{read_parquet, write_csv, write_parquet};
 pub use merge::merge;
-pub use store::{Manifest, ManifestVariant, PartStore, RunKey, Timing, finish_run};
+pub use store::{Manifest, ManifestVariant, PartStore, RunKey, Tables, Timing, finish_run};

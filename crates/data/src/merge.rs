@@ -4,31 +4,33 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
-use warlab_experiment::Experiment;
-use warlab_runner::Aggregate;
+use serde::de::DeserializeOwned;
+use warlab_experiment::{AnyExperiment, Experiment};
 
-use crate::store::{Manifest, RunKey, Segment, write_outputs};
+use crate::store::{Manifest, RunKey, Segment, Tables, write_outputs};
 
 #[derive(Deserialize)]
-struct Aggregates {
+#[serde(bound = "A: DeserializeOwned")]
+struct Aggregates<A> {
     run: RunKey,
-    variants: Vec<Named>,
+    variants: Vec<Named<A>>,
 }
 
 #[derive(Deserialize)]
-struct Named {
+#[serde(bound = "A: DeserializeOwned")]
+struct Named<A> {
     variant: String,
-    aggregate: Aggregate,
+    aggregate: A,
 }
 
-struct Shard {
+struct Shard<A> {
     dir: PathBuf,
     manifest: Manifest,
     run: RunKey,
-    aggregates: Vec<Aggregate>,
+    aggregates: Vec<A>,
 }
 
-fn read(dir: &Path) -> Result<Shard> {
+fn read<A: DeserializeOwned>(dir: &Path) -> Result<Shard<A>> {
     let mpath = dir.join("manifest.json");
     if !mpath.is_file() {
         bail!(
@@ -39,7 +41,7 @@ fn read(dir: &Path) -> Result<Shard> {
     let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(&mpath)?)
         .with_context(|| format!("{} is not a warlab manifest", mpath.display()))?;
     let apath = dir.join("aggregates.json");
-    let aggs: Aggregates = serde_json::from_str(
+    let aggs: Aggregates<A> = serde_json::from_str(
         &std::fs::read_to_string(&apath)
             .with_context(|| format!("cannot read {}", apath.display()))?,
     )
@@ -67,7 +69,29 @@ pub fn merge(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
     if dirs.is_empty() {
         bail!("nothing to merge: give the shard folders");
     }
-    let mut shards: Vec<Shard> = dirs.iter().map(|d| read(d)).collect::<Result<_>>()?;
+    let mpath = dirs[0].join("manifest.json");
+    let manifest: Option<Manifest> = std::fs::read_to_string(&mpath)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let experiment = manifest
+        .map(|m| AnyExperiment::parse(Path::new(&m.file), &m.text))
+        .transpose()
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}: the experiment in its manifest no longer parses: {e}",
+                dirs[0].display()
+            )
+        })?;
+    match experiment {
+        Some(AnyExperiment::Casino(_)) => merge_game::<warlab_casino::CasinoRules>(dirs, out_root),
+        // A missing manifest is reported by `read`, with the folder named.
+        _ => merge_game::<warlab_engine::Rules>(dirs, out_root),
+    }
+}
+
+fn merge_game<G: Tables>(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
+    let mut shards: Vec<Shard<G::Aggregate>> =
+        dirs.iter().map(|d| read(d)).collect::<Result<_>>()?;
     shards.sort_by_key(|s| (s.run.games_from, s.run.games_to));
     let first = &shards[0];
     for s in &shards[1..] {
@@ -100,8 +124,8 @@ pub fn merge(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
             return Err(differs("rows", &a.rows.to_string(), &b.rows.to_string()));
         }
     }
-    let exp =
-        Experiment::parse(Path::new(&first.manifest.file), &first.manifest.text).map_err(|e| {
+    let exp = Experiment::<G>::parse_game(Path::new(&first.manifest.file), &first.manifest.text)
+        .map_err(|e| {
             anyhow::anyhow!(
                 "{}: the experiment in its manifest no longer parses: {e}",
                 first.dir.display()
@@ -141,7 +165,7 @@ pub fn merge(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
     }
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let n = exp.variants.len();
-    let mut aggregates = vec![Aggregate::default(); n];
+    let mut aggregates = vec![G::Aggregate::default(); n];
     for s in &shards {
         if s.aggregates.len() != n {
             bail!(
@@ -152,7 +176,7 @@ pub fn merge(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
             );
         }
         for (total, a) in aggregates.iter_mut().zip(&s.aggregates) {
-            total.merge(a);
+            G::merge(total, a);
         }
     }
     let key = RunKey {
@@ -167,8 +191,11 @@ pub fn merge(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
                     .iter()
                     .map(|s| Segment {
                         path: s.dir.join("games.parquet"),
-                        offset: s.aggregates[..v].iter().map(|a| a.games as usize).sum(),
-                        len: s.aggregates[v].games as usize,
+                        offset: s.aggregates[..v]
+                            .iter()
+                            .map(|a| G::played(a) as usize)
+                            .sum(),
+                        len: G::played(&s.aggregates[v]) as usize,
                     })
                     .collect()
             })

@@ -7,11 +7,53 @@ use anyhow::{Context, Result, bail};
 use polars::io::parquet::write::BatchedWriter;
 use polars::prelude::{Column, DataFrame, ParquetReader, ParquetWriter, SerReader};
 use serde::{Deserialize, Serialize};
-use warlab_engine::OPTIONS;
-use warlab_experiment::Experiment;
-use warlab_runner::{Aggregate, Cell, GameRow, Sink, summary_cells};
+use warlab_casino::CasinoRules;
+use warlab_engine::Rules;
+use warlab_experiment::{Experiment, RuleSet, Variant};
+use warlab_runner::{
+    Aggregate, CasinoAggregate, Cell, Game, GameRow, Hist, SessionRow, Sink, casino_summary_cells,
+    summary_cells,
+};
 
 use crate::files::{atomic_write, temp_path, write_csv, write_parquet};
+
+/// What the data files of a game hold: its summary columns, its length histogram and its
+/// per-game rows. War and Casino War write the same files with their own columns.
+pub trait Tables: Game {
+    /// The summary columns of one variant, after `variant` and the rule options.
+    fn summary_cells(variant: &Variant<Self>, aggregate: &Self::Aggregate) -> Vec<(String, Cell)>;
+    /// The length a game is measured in (`battles`, `hands`) and its exact histogram.
+    fn lengths(aggregate: &Self::Aggregate) -> (&'static str, &Hist);
+    /// One batch of per-game rows.
+    fn rows_frame(variant: &str, rows: &[Self::Row]) -> Result<DataFrame>;
+}
+
+impl Tables for Rules {
+    fn summary_cells(variant: &Variant<Rules>, aggregate: &Aggregate) -> Vec<(String, Cell)> {
+        summary_cells(aggregate, variant.rules.players())
+    }
+    fn lengths(aggregate: &Aggregate) -> (&'static str, &Hist) {
+        ("battles", &aggregate.battles)
+    }
+    fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
+        rows_frame(variant, rows)
+    }
+}
+
+impl Tables for CasinoRules {
+    fn summary_cells(
+        variant: &Variant<CasinoRules>,
+        aggregate: &CasinoAggregate,
+    ) -> Vec<(String, Cell)> {
+        casino_summary_cells(aggregate, &variant.rules)
+    }
+    fn lengths(aggregate: &CasinoAggregate) -> (&'static str, &Hist) {
+        ("hands", &aggregate.hands)
+    }
+    fn rows_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
+        session_frame(variant, rows)
+    }
+}
 
 /// Rows are written to Parquet in row groups of this many games.
 const ROW_GROUP: usize = 1 << 16;
@@ -28,21 +70,21 @@ pub struct RunKey {
 }
 
 /// Receives a run's results and keeps each finished variant in `.parts/`.
-pub struct PartStore {
+pub struct PartStore<G: Game = Rules> {
     dir: PathBuf,
     parts: PathBuf,
     names: Vec<String>,
     rows: bool,
     done: Vec<bool>,
     writer: Option<(usize, BatchedWriter<File>, PathBuf)>,
-    buffer: Vec<GameRow>,
+    buffer: Vec<G::Row>,
     resumed: usize,
 }
 
-impl PartStore {
+impl<G: Tables> PartStore<G> {
     /// Opens (or creates) `dir` for `exp` under `key`. Parts of an earlier run with the same
     /// key are kept (that run was interrupted: it resumes); any other parts are removed.
-    pub fn open(dir: &Path, exp: &Experiment, key: &RunKey) -> Result<PartStore> {
+    pub fn open(dir: &Path, exp: &Experiment<G>, key: &RunKey) -> Result<PartStore<G>> {
         let parts = dir.join(".parts");
         std::fs::create_dir_all(&parts)
             .with_context(|| format!("cannot create {}", parts.display()))?;
@@ -97,13 +139,13 @@ impl PartStore {
             return Ok(());
         }
         let (v, w, _) = self.writer.as_mut().expect("rows go to an open writer");
-        let df = rows_frame(&self.names[*v], &self.buffer)?;
+        let df = G::rows_frame(&self.names[*v], &self.buffer)?;
         w.write_batch(&df)?;
         self.buffer.clear();
         Ok(())
     }
 
-    fn load(&self, v: usize) -> Result<Aggregate> {
+    fn load(&self, v: usize) -> Result<G::Aggregate> {
         let path = self.agg_path(v);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
@@ -112,19 +154,19 @@ impl PartStore {
     }
 }
 
-impl Sink for PartStore {
+impl<G: Tables> Sink<G> for PartStore<G> {
     type Error = anyhow::Error;
 
     fn is_done(&self, variant: usize) -> bool {
         self.done[variant]
     }
 
-    fn rows(&mut self, variant: usize, rows: &[GameRow]) -> Result<()> {
+    fn rows(&mut self, variant: usize, rows: &[G::Row]) -> Result<()> {
         if self.writer.as_ref().is_none_or(|(v, _, _)| *v != variant) {
             let path = temp_path(&self.rows_path(variant));
             let file =
                 File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-            let schema = rows_frame("", &[])?.schema().clone();
+            let schema = G::rows_frame("", &[])?.schema().clone();
             let w = ParquetWriter::new(file).batched(&schema)?;
             self.writer = Some((variant, w, path));
         }
@@ -135,7 +177,7 @@ impl Sink for PartStore {
         Ok(())
     }
 
-    fn variant_done(&mut self, variant: usize, aggregate: Aggregate) -> Result<()> {
+    fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<()> {
         if self.rows {
             if self.writer.is_none() {
                 // A variant with no games in range still gets its (empty) rows part.
@@ -201,9 +243,52 @@ fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
     Ok(DataFrame::new(n, columns)?)
 }
 
+fn war() -> String {
+    "war".into()
+}
+
+/// One batch of Casino War sessions.
+fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let col_u64 = |name: &str, f: &dyn Fn(&SessionRow) -> u64| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<u64>>())
+    };
+    let chips = |name: &str, f: &dyn Fn(&SessionRow) -> i64| {
+        Column::new(
+            name.into(),
+            rows.iter().map(|r| f(r) as f64 / 2.0).collect::<Vec<f64>>(),
+        )
+    };
+    let columns = vec![
+        Column::new("variant".into(), vec![variant; n]),
+        col_u64("game", &|r| r.game),
+        col_u64("hands", &|r| r.record.hands),
+        Column::new(
+            "end_reason".into(),
+            rows.iter()
+                .map(|r| r.record.end.map_or("", |e| e.name()))
+                .collect::<Vec<&str>>(),
+        ),
+        chips("final_bankroll", &|r| r.record.final_bankroll),
+        chips("peak_bankroll", &|r| r.record.peak_bankroll),
+        chips("main_result_bets", &|r| r.record.main),
+        col_u64("ties", &|r| r.record.ties),
+        col_u64("wars", &|r| r.record.wars),
+        col_u64("war_ties", &|r| r.record.war_ties),
+        col_u64("wars_lost", &|r| r.record.wars_lost),
+        col_u64("surrenders", &|r| r.record.surrenders),
+        col_u64("shuffles", &|r| r.record.shuffles),
+        col_u64("cards", &|r| r.record.cards),
+    ];
+    Ok(DataFrame::new(n, columns)?)
+}
+
 /// What `manifest.json` records.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
+    /// `war` or `casino-war` (manifests written before Casino War have no field: War).
+    #[serde(default = "war")]
+    pub game: String,
     pub experiment: String,
     pub description: String,
     pub file: String,
@@ -248,12 +333,12 @@ pub struct Timing {
 
 /// Writes the final files from the parts, then removes the parts; returns the manifest and
 /// every variant's aggregate.
-pub fn finish_run(
-    store: PartStore,
-    exp: &Experiment,
+pub fn finish_run<G: Tables>(
+    store: PartStore<G>,
+    exp: &Experiment<G>,
     key: &RunKey,
     timing: Timing,
-) -> Result<(Manifest, Vec<Aggregate>)> {
+) -> Result<(Manifest, Vec<G::Aggregate>)> {
     let resumed = store.resumed();
     if let Some(v) = store.done.iter().position(|d| !d) {
         bail!(
@@ -261,7 +346,7 @@ pub fn finish_run(
             store.names[v]
         );
     }
-    let aggregates: Vec<Aggregate> = (0..store.names.len())
+    let aggregates: Vec<G::Aggregate> = (0..store.names.len())
         .map(|v| store.load(v))
         .collect::<Result<_>>()?;
     let rows = key.rows.then(|| {
@@ -270,7 +355,7 @@ pub fn finish_run(
                 vec![Segment {
                     path: store.rows_path(v),
                     offset: 0,
-                    len: aggregates[v].games as usize,
+                    len: G::played(&aggregates[v]) as usize,
                 }]
             })
             .collect::<Vec<_>>()
@@ -299,8 +384,9 @@ pub fn finish_run(
 
 impl Manifest {
     /// The manifest of `exp` under `key`, with no timing yet.
-    pub(crate) fn describe(exp: &Experiment, key: &RunKey) -> Manifest {
+    pub(crate) fn describe<R: RuleSet>(exp: &Experiment<R>, key: &RunKey) -> Manifest {
         Manifest {
+            game: R::GAME.into(),
             experiment: exp.name.clone(),
             description: exp.description.clone(),
             file: exp.file.display().to_string(),
@@ -329,8 +415,7 @@ impl Manifest {
                     seed_id: v.seed_id,
                     rules: v
                         .rules
-                        .options()
-                        .to_pairs()
+                        .pairs()
                         .into_iter()
                         .map(|(k, v)| format!("{k}={v}"))
                         .collect(),
@@ -350,11 +435,11 @@ pub(crate) struct Segment {
 /// Writes every final file of `dir` from the variants' aggregates and, when rows are on,
 /// each variant's row segments (in game order). One code path for a run and for a merge, so
 /// that both give the same bytes.
-pub(crate) fn write_outputs(
+pub(crate) fn write_outputs<G: Tables>(
     dir: &Path,
-    exp: &Experiment,
+    exp: &Experiment<G>,
     key: &RunKey,
-    aggregates: &[Aggregate],
+    aggregates: &[G::Aggregate],
     rows: Option<&[Vec<Segment>]>,
     manifest: impl FnOnce(std::time::SystemTime) -> Manifest,
 ) -> Result<Manifest> {
@@ -364,7 +449,7 @@ pub(crate) fn write_outputs(
     let mut lengths = lengths_frame(exp, aggregates)?;
     write_parquet(&dir.join("lengths.parquet"), &mut lengths)?;
     match rows {
-        Some(segments) => copy_rows(segments, &dir.join("games.parquet"))?,
+        Some(segments) => copy_rows::<G>(segments, &dir.join("games.parquet"))?,
         // A games.parquet from an earlier run with rows would not match this run's data.
         None => {
             let _ = std::fs::remove_file(dir.join("games.parquet"));
@@ -391,8 +476,8 @@ pub(crate) fn write_outputs(
 
 /// Writes each variant's rows, in order, in row groups of exactly [`ROW_GROUP`] rows counted
 /// from the variant's first game (the last one shorter), whatever files they come from.
-fn copy_rows(variants: &[Vec<Segment>], path: &Path) -> Result<()> {
-    let schema = rows_frame("", &[])?.schema().clone();
+fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path) -> Result<()> {
+    let schema = G::rows_frame("", &[])?.schema().clone();
     atomic_write(path, |w| {
         let mut out = ParquetWriter::new(w).batched(&schema)?;
         for segments in variants {
@@ -436,7 +521,7 @@ fn copy_rows(variants: &[Vec<Segment>], path: &Path) -> Result<()> {
     })
 }
 
-fn summary_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame> {
+fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) -> Result<DataFrame> {
     let n = exp.variants.len();
     let mut columns = vec![Column::new(
         "variant".into(),
@@ -445,12 +530,8 @@ fn summary_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame
             .map(|v| v.name.as_str())
             .collect::<Vec<_>>(),
     )];
-    let pairs: Vec<Vec<(&str, String)>> = exp
-        .variants
-        .iter()
-        .map(|v| v.rules.options().to_pairs())
-        .collect();
-    for (opt, _) in OPTIONS {
+    let pairs: Vec<Vec<(&str, String)>> = exp.variants.iter().map(|v| v.rules.pairs()).collect();
+    for (opt, _) in G::OPTIONS {
         let values: Vec<Option<&str>> = pairs
             .iter()
             .map(|p| p.iter().find(|(k, _)| k == opt).map(|(_, v)| v.as_str()))
@@ -471,7 +552,7 @@ fn summary_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame
         .variants
         .iter()
         .zip(aggregates)
-        .map(|(v, a)| summary_cells(a, v.rules.players()))
+        .map(|(v, a)| G::summary_cells(v, a))
         .collect();
     for (i, (name, _)) in cells[0].iter().enumerate() {
         let col: Vec<&Cell> = cells.iter().map(|row| &row[i].1).collect();
@@ -519,10 +600,13 @@ fn cell_column(name: &str, cells: &[&Cell]) -> Column {
     }
 }
 
-fn lengths_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame> {
+fn lengths_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) -> Result<DataFrame> {
     let (mut names, mut battles, mut counts) = (Vec::new(), Vec::new(), Vec::new());
+    let mut unit = "battles";
     for (v, a) in exp.variants.iter().zip(aggregates) {
-        for (b, c) in a.battles.iter() {
+        let (name, hist) = G::lengths(a);
+        unit = name;
+        for (b, c) in hist.iter() {
             names.push(v.name.as_str());
             battles.push(b);
             counts.push(c);
@@ -533,7 +617,7 @@ fn lengths_frame(exp: &Experiment, aggregates: &[Aggregate]) -> Result<DataFrame
         n,
         vec![
             Column::new("variant".into(), names),
-            Column::new("battles".into(), battles),
+            Column::new(unit.into(), battles),
             Column::new("count".into(), counts),
         ],
     )?)

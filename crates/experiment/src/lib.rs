@@ -11,7 +11,55 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
-use warlab_engine::{OPTIONS, RuleOptions, Rules};
+use warlab_casino::{CasinoOptions, CasinoRules};
+use warlab_engine::{RuleOptions, Rules};
+
+/// A game's validated rule set, as experiment files name and build it: War's [`Rules`] or
+/// Casino War's [`CasinoRules`]. The file's top-level `game` picks one.
+pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
+    type Options: Default + Clone;
+    /// The value of `game = "…"` that selects this game.
+    const GAME: &'static str;
+    /// Every option: its name and what it allows.
+    const OPTIONS: &'static [(&'static str, &'static str)];
+    fn set(options: &mut Self::Options, key: &str, value: &str) -> Result<(), String>;
+    fn build(options: Self::Options) -> Result<Self, String>;
+    /// Every option as `(name, value)`, as `set` reads it.
+    fn pairs(&self) -> Vec<(&'static str, String)>;
+}
+
+impl RuleSet for Rules {
+    type Options = RuleOptions;
+    const GAME: &'static str = "war";
+    const OPTIONS: &'static [(&'static str, &'static str)] = warlab_engine::OPTIONS;
+    fn set(options: &mut RuleOptions, key: &str, value: &str) -> Result<(), String> {
+        options.set(key, value).map_err(|e| e.to_string())
+    }
+    fn build(options: RuleOptions) -> Result<Rules, String> {
+        Rules::new(options).map_err(|e| e.to_string())
+    }
+    fn pairs(&self) -> Vec<(&'static str, String)> {
+        self.options().to_pairs()
+    }
+}
+
+impl RuleSet for CasinoRules {
+    type Options = CasinoOptions;
+    const GAME: &'static str = "casino-war";
+    const OPTIONS: &'static [(&'static str, &'static str)] = warlab_casino::OPTIONS;
+    fn set(options: &mut CasinoOptions, key: &str, value: &str) -> Result<(), String> {
+        options.set(key, value).map_err(|e| e.to_string())
+    }
+    fn build(options: CasinoOptions) -> Result<CasinoRules, String> {
+        CasinoRules::new(options).map_err(|e| e.to_string())
+    }
+    fn pairs(&self) -> Vec<(&'static str, String)> {
+        self.options().to_pairs()
+    }
+}
+
+/// The games an experiment file can declare with `game = "…"`.
+pub const GAMES: &[&str] = &["war", "casino-war"];
 
 /// Top-level keys, with what each takes (for error messages).
 pub const TOP_KEYS: &[(&str, &str)] = &[
@@ -20,6 +68,10 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
         "a name of letters, digits, `-`, `_` or `.` (the output folder)",
     ),
     ("description", "a string"),
+    (
+        "game",
+        "`war` (default) or `casino-war`: which game's options [rules] and [sweep] take",
+    ),
     ("games", "an integer ≥ 1: games per variant"),
     ("seed", "an integer ≥ 0 (default 1)"),
     (
@@ -70,20 +122,20 @@ impl std::error::Error for ExperimentError {}
 
 /// One rule set to play: from the sweep's product or from a `[[variant]]`.
 #[derive(Clone, Debug)]
-pub struct Variant {
+pub struct Variant<R = Rules> {
     /// Stable and readable: the sweep values (`pickup=seat,war_down=1`) or the given name.
     pub name: String,
     /// Seeds the variant's games: a hash of the name, so adding or reordering variants
     /// never changes another variant's data.
     pub seed_id: u64,
-    pub rules: Rules,
+    pub rules: R,
     /// The sweep axes' values (or the named variant's own options) that make this variant.
     pub settings: Vec<(String, String)>,
 }
 
 /// A checked experiment, ready to run.
 #[derive(Clone, Debug)]
-pub struct Experiment {
+pub struct Experiment<R = Rules> {
     pub file: PathBuf,
     /// The file's text, kept for the manifest.
     pub text: String,
@@ -93,24 +145,81 @@ pub struct Experiment {
     pub seed: u64,
     pub rows: bool,
     pub baseline: Option<String>,
-    pub variants: Vec<Variant>,
+    pub variants: Vec<Variant<R>>,
+}
+
+fn read(path: &Path) -> Result<String, ExperimentError> {
+    std::fs::read_to_string(path).map_err(|e| ExperimentError {
+        file: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        key: None,
+        message: format!("cannot read the file: {e}"),
+    })
 }
 
 impl Experiment {
-    /// Reads and checks an experiment file.
+    /// Reads and checks a War experiment file.
     pub fn load(path: &Path) -> Result<Experiment, ExperimentError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ExperimentError {
-            file: path.to_path_buf(),
-            line: 0,
-            column: 0,
-            key: None,
-            message: format!("cannot read the file: {e}"),
-        })?;
-        Experiment::parse(path, &text)
+        Experiment::parse(path, &read(path)?)
     }
 
-    /// Checks an experiment given as text; `path` names it in errors.
+    /// Checks a War experiment given as text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Experiment, ExperimentError> {
+        Parser { path, text }.experiment()
+    }
+}
+
+/// An experiment of either game, as its file's `game` says.
+#[derive(Clone, Debug)]
+pub enum AnyExperiment {
+    War(Experiment<Rules>),
+    Casino(Experiment<CasinoRules>),
+}
+
+impl AnyExperiment {
+    pub fn load(path: &Path) -> Result<AnyExperiment, ExperimentError> {
+        AnyExperiment::parse(path, &read(path)?)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<AnyExperiment, ExperimentError> {
+        let parser = Parser { path, text };
+        Ok(match parser.game()?.as_str() {
+            "casino-war" => AnyExperiment::Casino(parser.experiment()?),
+            _ => AnyExperiment::War(parser.experiment()?),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            AnyExperiment::War(e) => &e.name,
+            AnyExperiment::Casino(e) => &e.name,
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        match self {
+            AnyExperiment::War(e) => e.games,
+            AnyExperiment::Casino(e) => e.games,
+        }
+    }
+
+    pub fn variant_count(&self) -> usize {
+        match self {
+            AnyExperiment::War(e) => e.variants.len(),
+            AnyExperiment::Casino(e) => e.variants.len(),
+        }
+    }
+}
+
+impl<R: RuleSet> Experiment<R> {
+    /// Reads and checks an experiment file of this game.
+    pub fn load_game(path: &Path) -> Result<Experiment<R>, ExperimentError> {
+        Experiment::parse_game(path, &read(path)?)
+    }
+
+    /// Checks an experiment of this game given as text; `path` names it in errors.
+    pub fn parse_game(path: &Path, text: &str) -> Result<Experiment<R>, ExperimentError> {
         Parser { path, text }.experiment()
     }
 
@@ -120,7 +229,7 @@ impl Experiment {
         format!("{:016x}", fnv1a(self.text.as_bytes()))
     }
 
-    pub fn variant(&self, name: &str) -> Option<&Variant> {
+    pub fn variant(&self, name: &str) -> Option<&Variant<R>> {
         self.variants.iter().find(|v| v.name == name)
     }
 }
@@ -177,16 +286,46 @@ impl Parser<'_> {
         }
     }
 
-    fn experiment(&self) -> Result<Experiment, ExperimentError> {
-        let doc = DeTable::parse(self.text).map_err(|e| {
+    fn document(&self) -> Result<Spanned<DeTable<'_>>, ExperimentError> {
+        DeTable::parse(self.text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
             self.error(
                 offset,
                 None,
                 format!("not valid TOML: {}", e.message().trim()),
             )
-        })?;
+        })
+    }
+
+    /// The file's `game` (default `war`), checked.
+    fn game(&self) -> Result<String, ExperimentError> {
+        let doc = self.document()?;
+        let Some(v) = doc.get_ref().get("game") else {
+            return Ok("war".into());
+        };
+        let g = self.string(v, "game")?;
+        if !GAMES.contains(&g.as_str()) {
+            return Err(self.error(
+                v.span().start,
+                Some("game"),
+                format!("unknown game `{g}`; allowed: {}", GAMES.join(", ")),
+            ));
+        }
+        Ok(g)
+    }
+
+    fn experiment<R: RuleSet>(&self) -> Result<Experiment<R>, ExperimentError> {
+        let game = self.game()?;
+        let doc = self.document()?;
         let doc = doc.get_ref();
+        if game != R::GAME {
+            let offset = doc.get("game").map_or(0, |v| v.span().start);
+            return Err(self.error(
+                offset,
+                Some("game"),
+                format!("this is a {game} experiment, expected {}", R::GAME),
+            ));
+        }
 
         let mut name = None;
         let mut description = String::new();
@@ -194,7 +333,7 @@ impl Parser<'_> {
         let mut seed = 1;
         let mut rows = false;
         let mut baseline = None;
-        let mut base = RuleOptions::default();
+        let mut base = R::Options::default();
         let mut sweep: Vec<Axis> = Vec::new();
         let mut named: Vec<&Value<'_>> = Vec::new();
         let mut variant_offset = 0;
@@ -223,6 +362,7 @@ impl Parser<'_> {
                     name = Some(s);
                 }
                 "description" => description = self.string(v, key)?,
+                "game" => {}
                 "games" => games = Some(self.integer(v, key, 1)?),
                 "seed" => seed = self.integer(v, key, 0)?,
                 "rows" => rows = self.boolean(v, key)?,
@@ -231,8 +371,8 @@ impl Parser<'_> {
                     for (rk, rv) in self.table(v, key)?.iter() {
                         let opt = rk.get_ref().as_ref();
                         let full = format!("rules.{opt}");
-                        let text = self.option_value(rv, opt, &full)?;
-                        self.set(&mut base, opt, &text, rk.span().start, &full)?;
+                        let text = self.option_value::<R>(rv, opt, &full)?;
+                        self.set::<R>(&mut base, opt, &text, rk.span().start, &full)?;
                     }
                 }
                 "sweep" => {
@@ -255,10 +395,10 @@ impl Parser<'_> {
                         }
                         let mut values = Vec::new();
                         for item in items.iter() {
-                            let text = self.option_value(item, opt, &full)?;
+                            let text = self.option_value::<R>(item, opt, &full)?;
                             // Each value on its own must be valid for the option.
-                            let mut probe = RuleOptions::default();
-                            self.set(&mut probe, opt, &text, item.span().start, &full)?;
+                            let mut probe = R::Options::default();
+                            self.set::<R>(&mut probe, opt, &text, item.span().start, &full)?;
                             if values.iter().any(|(t, _)| *t == text) {
                                 return Err(self.error(
                                     item.span().start,
@@ -288,7 +428,7 @@ impl Parser<'_> {
                 }
                 _ => {
                     let keys: Vec<&str> = TOP_KEYS.iter().map(|(k, _)| *k).collect();
-                    let hint = if OPTIONS.iter().any(|(o, _)| *o == key) {
+                    let hint = if R::OPTIONS.iter().any(|(o, _)| *o == key) {
                         format!("; `{key}` is a rule option: put it under [rules] or [sweep]")
                     } else {
                         String::new()
@@ -333,7 +473,7 @@ impl Parser<'_> {
                 for (a, axis) in sweep.iter().enumerate() {
                     let (text, offset) = &axis.values[picks[a]];
                     let opt = &axis.option;
-                    self.set(&mut o, opt, text, *offset, &format!("sweep.{opt}"))?;
+                    self.set::<R>(&mut o, opt, text, *offset, &format!("sweep.{opt}"))?;
                     settings.push((opt.clone(), text.clone()));
                 }
                 // Axes with a single value are the same in every variant: left out of names.
@@ -353,7 +493,7 @@ impl Parser<'_> {
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect::<Vec<_>>()
                     .join(",");
-                let rules = Rules::new(o).map_err(|e| {
+                let rules = R::build(o).map_err(|e| {
                     self.error(
                         sweep[0].offset,
                         Some("sweep"),
@@ -376,8 +516,8 @@ impl Parser<'_> {
                     vname = Some(self.string(val, &full)?);
                     continue;
                 }
-                let text = self.option_value(val, key, &full)?;
-                self.set(&mut o, key, &text, k.span().start, &full)?;
+                let text = self.option_value::<R>(val, key, &full)?;
+                self.set::<R>(&mut o, key, &text, k.span().start, &full)?;
                 settings.push((key.to_string(), text));
             }
             let vname = vname.ok_or_else(|| {
@@ -390,7 +530,7 @@ impl Parser<'_> {
                     "a variant name must be non-empty, on one line, without `/` or `\\`",
                 ));
             }
-            let rules = Rules::new(o).map_err(|e| {
+            let rules = R::build(o).map_err(|e| {
                 self.error(
                     v.span().start,
                     Some(&label),
@@ -400,8 +540,7 @@ impl Parser<'_> {
             variants.push(make_variant(vname, rules, settings));
         }
         if sweep.is_empty() && named.is_empty() {
-            let rules =
-                Rules::new(base).map_err(|e| self.error(0, Some("rules"), e.to_string()))?;
+            let rules = R::build(base).map_err(|e| self.error(0, Some("rules"), e))?;
             variants.push(make_variant("base".to_string(), rules, Vec::new()));
         }
         for (i, v) in variants.iter().enumerate() {
@@ -443,16 +582,15 @@ impl Parser<'_> {
         })
     }
 
-    fn set(
+    fn set<R: RuleSet>(
         &self,
-        o: &mut RuleOptions,
+        o: &mut R::Options,
         key: &str,
         value: &str,
         offset: usize,
         full: &str,
     ) -> Result<(), ExperimentError> {
-        o.set(key, value)
-            .map_err(|e| self.error(offset, Some(full), e.to_string()))
+        R::set(o, key, value).map_err(|e| self.error(offset, Some(full), e))
     }
 
     fn string(&self, v: &Value<'_>, key: &str) -> Result<String, ExperimentError> {
@@ -515,23 +653,24 @@ impl Parser<'_> {
 
     /// The text [`RuleOptions::set`] reads: strings as is, numbers and booleans printed, an
     /// inline table (`war_down = { K = 1, A = 2 }`) as `K=1,A=2`.
-    fn option_value(
+    fn option_value<R: RuleSet>(
         &self,
         v: &Value<'_>,
         opt: &str,
         full: &str,
     ) -> Result<String, ExperimentError> {
-        let allowed = OPTIONS
+        let allowed = R::OPTIONS
             .iter()
             .find(|(k, _)| *k == opt)
             .map(|(_, a)| *a)
             .ok_or_else(|| {
-                let names: Vec<&str> = OPTIONS.iter().map(|(k, _)| *k).collect();
+                let names: Vec<&str> = R::OPTIONS.iter().map(|(k, _)| *k).collect();
                 self.error(
                     v.span().start,
                     Some(full),
                     format!(
-                        "unknown rule option `{opt}`; the options are: {}",
+                        "unknown {} option `{opt}`; the options are: {}",
+                        if R::GAME == "war" { "rule" } else { R::GAME },
                         names.join(", ")
                     ),
                 )
@@ -579,7 +718,7 @@ fn kind(v: &DeValue<'_>) -> &'static str {
     }
 }
 
-fn make_variant(name: String, rules: Rules, settings: Vec<(String, String)>) -> Variant {
+fn make_variant<R>(name: String, rules: R, settings: Vec<(String, String)>) -> Variant<R> {
     Variant {
         seed_id: fnv1a(name.as_bytes()),
         name,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use warlab_experiment::{Experiment, ExperimentError};
+use warlab_experiment::{AnyExperiment, Experiment, ExperimentError};
 
 fn parse(text: &str) -> Result<Experiment, ExperimentError> {
     Experiment::parse(Path::new("exp.toml"), text)
@@ -201,14 +201,51 @@ fn bundled_experiments_are_valid() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
-            let e = Experiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let e = AnyExperiment::load(&path).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(
                 path.file_stem().unwrap().to_str().unwrap(),
-                e.name,
+                e.name(),
                 "file named after its experiment"
             );
             n += 1;
         }
     }
-    assert!(n >= 8, "{n} experiments");
+    assert!(n >= 9, "{n} experiments");
+}
+
+#[test]
+fn casino_war_files_take_the_table_options() {
+    let text = "name = \"cw\"\ngame = \"casino-war\"\ngames = 10\n\
+[rules]\nbankroll = 20\n[sweep]\ndecks = [1, \"infinite\"]\nstrategy = [\"war\", \"surrender\"]\n";
+    let AnyExperiment::Casino(e) = AnyExperiment::parse(Path::new("cw.toml"), text).unwrap() else {
+        panic!("a casino-war experiment");
+    };
+    let names: Vec<&str> = e.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "decks=1,strategy=war",
+            "decks=1,strategy=surrender",
+            "decks=infinite,strategy=war",
+            "decks=infinite,strategy=surrender"
+        ]
+    );
+    assert_eq!(e.variants[0].rules.bankroll(), 20);
+    // A War reader refuses it, naming the key; War options are unknown here.
+    let err = Experiment::parse(Path::new("cw.toml"), text).unwrap_err();
+    assert_eq!((err.line, err.key.as_deref()), (2, Some("game")));
+    let err = AnyExperiment::parse(
+        Path::new("cw.toml"),
+        &text.replace("bankroll = 20", "war_down = 1"),
+    )
+    .unwrap_err();
+    assert!(
+        err.message.contains("unknown casino-war option `war_down`"),
+        "{err}"
+    );
+    // A War file is still War.
+    assert!(matches!(
+        AnyExperiment::parse(Path::new("w.toml"), "name = \"w\"\ngames = 1\n").unwrap(),
+        AnyExperiment::War(_)
+    ));
 }

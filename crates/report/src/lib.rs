@@ -5,6 +5,7 @@
 //! counts hold every distribution), never re-simulates, and is written to a temporary folder
 //! that replaces the old report only when complete.
 
+mod casino;
 pub mod plots;
 pub mod stats;
 pub mod words;
@@ -29,9 +30,15 @@ pub struct Options {
     pub log_hist: bool,
 }
 
+fn war() -> String {
+    "war".into()
+}
+
 /// The parts of `manifest.json` a report uses.
 #[derive(Deserialize)]
 struct Manifest {
+    #[serde(default = "war")]
+    game: String,
     experiment: String,
     description: String,
     file: String,
@@ -58,14 +65,16 @@ struct ManifestVariant {
 }
 
 #[derive(Deserialize)]
-struct Aggregates {
-    variants: Vec<NamedAggregate>,
+#[serde(bound = "A: serde::de::DeserializeOwned")]
+struct Aggregates<A> {
+    variants: Vec<NamedAggregate<A>>,
 }
 
 #[derive(Deserialize)]
-struct NamedAggregate {
+#[serde(bound = "A: serde::de::DeserializeOwned")]
+struct NamedAggregate<A> {
     variant: String,
-    aggregate: Aggregate,
+    aggregate: A,
 }
 
 /// One variant as the report sees it.
@@ -101,8 +110,11 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
     }
     let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(&manifest_path)?)
         .with_context(|| format!("{} is not a warlab manifest", manifest_path.display()))?;
+    if manifest.game == "casino-war" {
+        return build_casino(data_dir, reports_root, &manifest);
+    }
     let agg_path = data_dir.join("aggregates.json");
-    let aggs: Aggregates = serde_json::from_str(
+    let aggs: Aggregates<Aggregate> = serde_json::from_str(
         &std::fs::read_to_string(&agg_path)
             .with_context(|| format!("cannot read {} (incomplete run?)", agg_path.display()))?,
     )
@@ -153,11 +165,81 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
         .and_then(|b| rows.iter().position(|r| r.name == b))
         .unwrap_or(0);
 
-    let final_dir = reports_root.join(&manifest.experiment);
-    let tmp = reports_root.join(format!(".{}.tmp", manifest.experiment));
+    into_place(reports_root, &manifest.experiment, |tmp| {
+        write_report(tmp, &manifest, &rows, baseline, opts)
+    })
+}
+
+/// Reads a run's aggregates, checked against its manifest's variants.
+fn read_aggregates<A: serde::de::DeserializeOwned>(
+    data_dir: &Path,
+    manifest: &Manifest,
+) -> Result<Vec<NamedAggregate<A>>> {
+    let agg_path = data_dir.join("aggregates.json");
+    let aggs: Aggregates<A> = serde_json::from_str(
+        &std::fs::read_to_string(&agg_path)
+            .with_context(|| format!("cannot read {} (incomplete run?)", agg_path.display()))?,
+    )
+    .with_context(|| format!("{} is not a warlab aggregates file", agg_path.display()))?;
+    if aggs.variants.len() != manifest.variants.len()
+        || aggs
+            .variants
+            .iter()
+            .zip(&manifest.variants)
+            .any(|(a, m)| a.variant != m.name)
+    {
+        bail!(
+            "{} and its manifest.json list different variants: the folder mixes two runs; run the experiment again",
+            agg_path.display(),
+        );
+    }
+    if aggs.variants.is_empty() {
+        bail!("{} has no variants", agg_path.display());
+    }
+    Ok(aggs.variants)
+}
+
+fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Result<PathBuf> {
+    let aggs = read_aggregates::<warlab_runner::CasinoAggregate>(data_dir, manifest)?;
+    let exp = Experiment::<warlab_casino::CasinoRules>::parse_game(
+        Path::new(&manifest.file),
+        &manifest.text,
+    )
+    .ok();
+    let rows = aggs
+        .into_iter()
+        .zip(&manifest.variants)
+        .map(|(a, m)| {
+            Ok(casino::CasinoRow {
+                settings: exp
+                    .as_ref()
+                    .and_then(|e| e.variant(&a.variant))
+                    .map(|v| v.settings.clone())
+                    .unwrap_or_default(),
+                rules: casino::rules_from_pairs(&m.rules)
+                    .with_context(|| format!("variant `{}` in the manifest", m.name))?,
+                name: a.variant,
+                agg: a.aggregate,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    into_place(reports_root, &manifest.experiment, |tmp| {
+        casino::write_report(tmp, manifest, &rows)
+    })
+}
+
+/// Writes a report into `reports_root/.<name>.tmp/` and renames it to `reports_root/<name>/`
+/// only when complete.
+fn into_place(
+    reports_root: &Path,
+    name: &str,
+    write: impl FnOnce(&Path) -> Result<()>,
+) -> Result<PathBuf> {
+    let final_dir = reports_root.join(name);
+    let tmp = reports_root.join(format!(".{name}.tmp"));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    let written = write_report(&tmp, &manifest, &rows, baseline, opts);
+    let written = write(&tmp);
     if let Err(e) = written {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -340,6 +422,7 @@ fn write_report(
     // Figures of length.
     let survival = Survival {
         title: format!("{}: P(game longer than n battles)", m.experiment),
+        unit: "battles".into(),
         series: rows
             .iter()
             .map(|r| (r.name.clone(), r.agg.battles.survival()))
@@ -372,6 +455,7 @@ fn write_report(
             "boxes",
             &Boxes {
                 title: format!("{}: game length by variant, sorted by median", m.experiment),
+                unit: "battles".into(),
                 rows: boxes,
             },
             "Length by variant, sorted by median (box 25–75 %, whiskers 5–95 %, bar median, dot mean)",
@@ -398,6 +482,7 @@ fn write_report(
             &stem,
             &LengthHist {
                 title: format!("{}: {}", m.experiment, r.name),
+                unit: "battles (a war counts as one)".into(),
                 values: h.iter().collect(),
                 mean: mean.mean,
                 median: h.quantile(0.5).unwrap_or(0) as f64,
@@ -517,6 +602,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 &AxisMeans {
                     title: format!("{}: mean length against cards in play", m.experiment),
                     axis: "cards in play, n".into(),
+                    y_desc: "mean battles, 95 % CI".into(),
                     series: plain,
                     fit,
                     log_log: true,
@@ -542,6 +628,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 &AxisMeans {
                     title: format!("{}: mean length against {axis}", m.experiment),
                     axis: axis.clone(),
+                    y_desc: "mean battles, 95 % CI".into(),
                     series: plain,
                     fit: None,
                     log_log: false,

@@ -108,6 +108,8 @@ pub fn bin(values: &[(u64, u64)], bins: usize) -> Vec<(f64, f64, u64)> {
 /// Histogram of game length with the mean and median marked.
 pub struct LengthHist {
     pub title: String,
+    /// What the x-axis counts, e.g. "battles (a war counts as one)".
+    pub unit: String,
     pub values: Vec<(u64, u64)>,
     pub mean: f64,
     pub median: f64,
@@ -160,7 +162,7 @@ impl Plot for LengthHist {
                 .map_err(err)?;
             chart
                 .configure_mesh()
-                .x_desc("battles (a war counts as one)")
+                .x_desc(self.unit.clone())
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("share of games (log scale)")
                 .label_style((FONT, 14))
@@ -188,7 +190,7 @@ impl Plot for LengthHist {
             let mut chart = c.build_cartesian_2d(xmin..xmax, 0.0..ymax).map_err(err)?;
             chart
                 .configure_mesh()
-                .x_desc("battles (a war counts as one)")
+                .x_desc(self.unit.clone())
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("share of games")
                 .label_style((FONT, 14))
@@ -245,6 +247,8 @@ fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
 /// Overlaid survival curves `P(length > n)` on a log y-axis.
 pub struct Survival {
     pub title: String,
+    /// What a game's length counts, e.g. "battles".
+    pub unit: String,
     pub series: Vec<(String, Vec<(u64, f64)>)>,
 }
 
@@ -273,7 +277,7 @@ impl Plot for Survival {
             .map_err(err)?;
         chart
             .configure_mesh()
-            .x_desc("n (battles)")
+            .x_desc(format!("n ({})", self.unit))
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_desc("P(length > n), log scale")
             .label_style((FONT, 14))
@@ -303,6 +307,8 @@ impl Plot for Survival {
 /// One box per variant (sorted by median): box p25–p75, whiskers p5–p95, median bar, mean dot.
 pub struct Boxes {
     pub title: String,
+    /// What a game's length counts, e.g. "battles".
+    pub unit: String,
     /// `(name, [p5, p25, p50, p75, p95], mean)`.
     pub rows: Vec<(String, [f64; 5], f64)>,
 }
@@ -328,7 +334,10 @@ impl Plot for Boxes {
         let label_size = if n > 20 { 11 } else { 14 };
         chart
             .configure_mesh()
-            .x_desc("battles: box 25–75 %, whiskers 5–95 %, bar median, dot mean")
+            .x_desc(format!(
+                "{}: box 25–75 %, whiskers 5–95 %, bar median, dot mean",
+                self.unit
+            ))
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_labels(n)
             .y_label_formatter(&|y| {
@@ -372,6 +381,8 @@ impl Plot for Boxes {
 pub struct AxisMeans {
     pub title: String,
     pub axis: String,
+    /// The y-axis, e.g. "mean battles, 95 % CI".
+    pub y_desc: String,
     /// `(label, [(x, mean, ci_lo, ci_hi)])`.
     pub series: Vec<IntervalSeries>,
     pub fit: Option<PowerLaw>,
@@ -407,7 +418,7 @@ impl Plot for AxisMeans {
             chart
                 .configure_mesh()
                 .x_desc(format!("{} (log scale)", self.axis))
-                .y_desc("mean battles, 95 % CI (log scale)")
+                .y_desc(format!("{} (log scale)", self.y_desc))
                 .label_style((FONT, 14))
                 .draw()
                 .map_err(err)?;
@@ -420,7 +431,7 @@ impl Plot for AxisMeans {
             chart
                 .configure_mesh()
                 .x_desc(self.axis.clone())
-                .y_desc("mean battles, 95 % CI")
+                .y_desc(self.y_desc.clone())
                 .label_style((FONT, 14))
                 .draw()
                 .map_err(err)?;

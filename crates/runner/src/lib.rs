@@ -8,9 +8,11 @@
 //! No file formats here: `warlab-data` writes what a [`Sink`] receives.
 
 pub mod aggregate;
+pub mod casino;
 pub mod run;
 pub mod summary;
 
 pub use aggregate::{Aggregate, Hist};
-pub use run::{CHUNK, GameRow, Plan, Sink, play_chunk, run, shard_range};
+pub use casino::{CasinoAggregate, Estimate, SessionRow, casino_summary_cells, exact_values};
+pub use run::{CHUNK, Game, GameRow, Plan, Sink, play_chunk, run, shard_range};
 pub use summary::{Cell, MeanEstimate, mean_estimate, summary_cells, t975, t975_f, wilson};

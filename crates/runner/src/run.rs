@@ -11,10 +11,50 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::mpsc;
 
-use warlab_engine::{Engine, GameRecord, GameSeed};
-use warlab_experiment::{Experiment, Variant};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use warlab_engine::{Engine, GameRecord, GameSeed, Rules};
+use warlab_experiment::{Experiment, RuleSet, Variant};
 
 use crate::aggregate::Aggregate;
+
+/// A game the runner can play: War ([`Rules`]) or Casino War
+/// ([`warlab_casino::CasinoRules`]). A "game" of the plan is one War game or one Casino War
+/// session; its aggregate holds exact, mergeable counts.
+pub trait Game: RuleSet {
+    type Aggregate: Clone + Default + Send + Serialize + DeserializeOwned + 'static;
+    /// One game's per-game row (written when rows are asked for).
+    type Row: Clone + Send + 'static;
+    /// Plays game indices `games` of `variant`: their aggregate and, when `rows`, their rows.
+    fn play_chunk(
+        variant: &Variant<Self>,
+        seed: u64,
+        games: Range<u64>,
+        rows: bool,
+    ) -> (Self::Aggregate, Vec<Self::Row>);
+    fn merge(into: &mut Self::Aggregate, other: &Self::Aggregate);
+    /// Games counted in an aggregate.
+    fn played(aggregate: &Self::Aggregate) -> u64;
+}
+
+impl Game for Rules {
+    type Aggregate = Aggregate;
+    type Row = GameRow;
+    fn play_chunk(
+        variant: &Variant<Rules>,
+        seed: u64,
+        games: Range<u64>,
+        rows: bool,
+    ) -> (Aggregate, Vec<GameRow>) {
+        play_chunk(variant, seed, games, rows)
+    }
+    fn merge(into: &mut Aggregate, other: &Aggregate) {
+        into.merge(other);
+    }
+    fn played(aggregate: &Aggregate) -> u64 {
+        aggregate.games
+    }
+}
 
 /// Games per chunk: large enough that merging and scheduling cost nothing, small enough that a
 /// slow variant still splits over every core.
@@ -41,21 +81,21 @@ pub struct GameRow {
 /// What a run does with its results. Calls come in order: for each variant (in experiment
 /// order, skipping those [`Sink::is_done`] reports), its chunks' rows in game order, then
 /// [`Sink::variant_done`] with the variant's aggregate.
-pub trait Sink {
+pub trait Sink<G: Game = Rules> {
     type Error;
     /// A variant already finished by an earlier, interrupted run: not played again.
     fn is_done(&self, variant: usize) -> bool;
     /// Per-game rows of one chunk (only when rows were asked for).
-    fn rows(&mut self, variant: usize, rows: &[GameRow]) -> Result<(), Self::Error>;
-    fn variant_done(&mut self, variant: usize, aggregate: Aggregate) -> Result<(), Self::Error>;
+    fn rows(&mut self, variant: usize, rows: &[G::Row]) -> Result<(), Self::Error>;
+    fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<(), Self::Error>;
     /// `games` more games of `variant` were played (in any order; for progress only).
     fn progress(&mut self, _variant: usize, _games: u64) {}
 }
 
 /// What to play.
 #[derive(Clone, Debug)]
-pub struct Plan<'a> {
-    pub experiment: &'a Experiment,
+pub struct Plan<'a, G: RuleSet = Rules> {
+    pub experiment: &'a Experiment<G>,
     /// Game indices played in every variant.
     pub games: Range<u64>,
     pub seed: u64,
@@ -69,12 +109,12 @@ struct Job {
     last: bool,
 }
 
-struct Done {
-    aggregate: Aggregate,
-    rows: Vec<GameRow>,
+struct Done<G: Game> {
+    aggregate: G::Aggregate,
+    rows: Vec<G::Row>,
 }
 
-fn jobs(plan: &Plan<'_>, pending: &[usize]) -> Vec<Job> {
+fn jobs<G: Game>(plan: &Plan<'_, G>, pending: &[usize]) -> Vec<Job> {
     let mut out = Vec::new();
     for &v in pending {
         let Range { start, end } = plan.games.clone();
@@ -136,7 +176,7 @@ pub fn play_chunk(
 }
 
 /// Runs the plan; returns the first error of the sink (after the chunks in flight finish).
-pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
+pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), S::Error> {
     let exp = plan.experiment;
     let pending: Vec<usize> = (0..exp.variants.len())
         .filter(|&v| !sink.is_done(v))
@@ -154,11 +194,11 @@ pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
     // Enough chunks in flight to keep every worker busy while the sink writes; bounded so
     // that rows waiting to be written stay few.
     let window = threads * 3;
-    let (tx, rx) = mpsc::channel::<(usize, Done)>();
+    let (tx, rx) = mpsc::channel::<(usize, Done<G>)>();
     let mut next_submit = 0;
     let mut next_emit = 0;
-    let mut ready: BTreeMap<usize, Done> = BTreeMap::new();
-    let mut aggregates: BTreeMap<usize, Aggregate> = BTreeMap::new();
+    let mut ready: BTreeMap<usize, Done<G>> = BTreeMap::new();
+    let mut aggregates: BTreeMap<usize, G::Aggregate> = BTreeMap::new();
     let mut failure = None;
     let mut in_flight = 0;
     loop {
@@ -169,7 +209,7 @@ pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
             let (games, seed, rows) = (job.games.clone(), plan.seed, plan.rows);
             let tx = tx.clone();
             pool.spawn(move || {
-                let (aggregate, rows) = play_chunk(&variant, seed, games, rows);
+                let (aggregate, rows) = G::play_chunk(&variant, seed, games, rows);
                 // The receiver only goes away after every chunk in flight came back.
                 let _ = tx.send((i, Done { aggregate, rows }));
             });
@@ -183,7 +223,7 @@ pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
             .recv()
             .expect("workers hold a sender while chunks are in flight");
         in_flight -= 1;
-        sink.progress(jobs[i].variant, done.aggregate.games);
+        sink.progress(jobs[i].variant, G::played(&done.aggregate));
         ready.insert(i, done);
         while let Some(done) = ready.remove(&next_emit) {
             let job = &jobs[next_emit];
@@ -198,7 +238,7 @@ pub fn run<S: Sink>(plan: &Plan<'_>, sink: &mut S) -> Result<(), S::Error> {
                 }
             }
             let agg = aggregates.entry(job.variant).or_default();
-            agg.merge(&done.aggregate);
+            G::merge(agg, &done.aggregate);
             if job.last {
                 let agg = aggregates.remove(&job.variant).unwrap_or_default();
                 if let Err(e) = sink.variant_done(job.variant, agg) {

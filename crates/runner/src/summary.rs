@@ -24,11 +24,11 @@ pub enum Cell {
 }
 
 impl Cell {
-    fn opt_int(v: Option<u64>) -> Cell {
+    pub(crate) fn opt_int(v: Option<u64>) -> Cell {
         v.map_or(Cell::Null, |v| Cell::Int(v as i64))
     }
 
-    fn opt_float(v: Option<f64>) -> Cell {
+    pub(crate) fn opt_float(v: Option<f64>) -> Cell {
         match v {
             Some(x) if x.is_finite() => Cell::Float(x),
             _ => Cell::Null,
@@ -190,7 +190,7 @@ pub fn summary_cells(a: &Aggregate, players: usize) -> Vec<(String, Cell)> {
     out
 }
 
-fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
+pub(crate) fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
     let m = mean_estimate(h);
     let cells = [
         ("mean", Cell::opt_float(m.map(|m| m.mean))),
@@ -208,7 +208,7 @@ fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
     }
 }
 
-fn share(out: &mut Vec<(String, Cell)>, name: &str, k: u64, n: u64) {
+pub(crate) fn share(out: &mut Vec<(String, Cell)>, name: &str, k: u64, n: u64) {
     let ci = wilson(k, n);
     out.push((
         name.to_string(),
