@@ -255,7 +255,7 @@ fn run(cli: Cli) -> Result<()> {
             deck_order,
             json,
         } => {
-            let (rules, seed, variant) = match experiment {
+            let (rules, seed, variant, fixed) = match experiment {
                 Some(file) => {
                     let exp = run::load(&file)?;
                     let Some(v) = exp.variant(&variant) else {
@@ -267,7 +267,12 @@ fn run(cli: Cli) -> Result<()> {
                             names.join(" | ")
                         )));
                     };
-                    (v.rules.clone(), seed.unwrap_or(exp.seed), v.seed_id)
+                    (
+                        v.rules.clone(),
+                        seed.unwrap_or(exp.seed),
+                        v.seed_id,
+                        v.deal.clone(),
+                    )
                 }
                 None => {
                     let id = variant.parse::<u64>().map_err(|_| {
@@ -279,6 +284,7 @@ fn run(cli: Cli) -> Result<()> {
                         rules_from(rules.rules.as_deref(), &rules.rule)?,
                         seed.unwrap_or(1),
                         id,
+                        None,
                     )
                 }
             };
@@ -290,7 +296,8 @@ fn run(cli: Cli) -> Result<()> {
                     Deal::from_deck_order(&rules, &d)
                         .map_err(|e| input_error(format!("--deck-order: {e}")))?,
                 ),
-                (None, None) => None,
+                // A variant with a fixed deal plays it in every game.
+                (None, None) => fixed,
             };
             let stdout = std::io::stdout().lock();
             match trace::trace(

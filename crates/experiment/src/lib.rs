@@ -18,6 +18,8 @@ use warlab_engine::{RuleOptions, Rules};
 /// Casino War's [`CasinoRules`]. The file's top-level `game` picks one.
 pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
     type Options: Default + Clone;
+    /// A fixed deal a variant may play instead of shuffled ones.
+    type Deal: Clone + fmt::Debug + Send + Sync + 'static;
     /// The value of `game = "…"` that selects this game.
     const GAME: &'static str;
     /// Every option: its name and what it allows.
@@ -26,10 +28,15 @@ pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
     fn build(options: Self::Options) -> Result<Self, String>;
     /// Every option as `(name, value)`, as `set` reads it.
     fn pairs(&self) -> Vec<(&'static str, String)>;
+    /// Reads a fixed deal for these rules.
+    fn deal(&self, text: &str) -> Result<Self::Deal, String>;
+    /// True when nothing random happens after the deal.
+    fn deterministic(&self) -> bool;
 }
 
 impl RuleSet for Rules {
     type Options = RuleOptions;
+    type Deal = warlab_engine::Deal;
     const GAME: &'static str = "war";
     const OPTIONS: &'static [(&'static str, &'static str)] = warlab_engine::OPTIONS;
     fn set(options: &mut RuleOptions, key: &str, value: &str) -> Result<(), String> {
@@ -41,10 +48,21 @@ impl RuleSet for Rules {
     fn pairs(&self) -> Vec<(&'static str, String)> {
         self.options().to_pairs()
     }
+    fn deal(&self, text: &str) -> Result<warlab_engine::Deal, String> {
+        warlab_engine::Deal::parse(self, text).map_err(|e| e.to_string())
+    }
+    fn deterministic(&self) -> bool {
+        self.is_deterministic()
+    }
 }
+
+/// Casino War deals come from shuffled shoes only.
+#[derive(Clone, Debug)]
+pub enum NoDeal {}
 
 impl RuleSet for CasinoRules {
     type Options = CasinoOptions;
+    type Deal = NoDeal;
     const GAME: &'static str = "casino-war";
     const OPTIONS: &'static [(&'static str, &'static str)] = warlab_casino::OPTIONS;
     fn set(options: &mut CasinoOptions, key: &str, value: &str) -> Result<(), String> {
@@ -55,6 +73,15 @@ impl RuleSet for CasinoRules {
     }
     fn pairs(&self) -> Vec<(&'static str, String)> {
         self.options().to_pairs()
+    }
+    fn deal(&self, _text: &str) -> Result<NoDeal, String> {
+        Err(
+            "a casino-war variant cannot have a fixed deal: sessions come from shuffled shoes"
+                .into(),
+        )
+    }
+    fn deterministic(&self) -> bool {
+        false
     }
 }
 
@@ -89,9 +116,149 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
     ),
     (
         "variant",
-        "an array of tables `[[variant]]`, each with a `name` and rule options",
+        "an array of tables `[[variant]]`, each with a `name`, rule options, and optionally `games` and `deal`",
+    ),
+    (
+        "published",
+        "an array of tables `[[published]]`: figures from the literature that the report sets beside this run's",
     ),
 ];
+
+/// What a `[[published]]` figure is about, and how warlab computes its own value of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Statistic {
+    /// A statistic of a variant's game length, in battles (a war is one) or in plays (pairs
+    /// of cards laid, face-down pairs included: cards turned / 2).
+    Length {
+        unit: LengthUnit,
+        measure: Measure,
+    },
+    /// The exact probability that seat 0 wins every battle of the first half-deck with no tie
+    /// (a deck of `ranks` × `suits`, 2 players).
+    SweepProbability,
+    /// The exponent of a power law fitted to mean battles against cards in play.
+    Exponent,
+    /// The share of a variant's games that loop forever (deterministic rules).
+    LoopShare,
+    /// The period and pre-period of a fixed deal's loop.
+    CyclePeriod,
+    CycleStart,
+    /// Casino War's exact house edge (percent) of the main bet, and of the tie bet.
+    CasinoHouseEdge,
+    CasinoTieBetEdge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthUnit {
+    Battles,
+    Plays,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measure {
+    Mean,
+    Sd,
+    /// A quantile, `0 < q < 1` (the median is 0.5).
+    Quantile(f64),
+}
+
+/// The statistics a `[[published]]` figure may name.
+pub const STATISTICS: &[&str] = &[
+    "battles_mean",
+    "battles_sd",
+    "battles_median",
+    "battles_p90",
+    "battles_p95",
+    "battles_p99",
+    "plays_mean",
+    "plays_sd",
+    "plays_median",
+    "plays_p90",
+    "plays_p95",
+    "plays_p99",
+    "sweep_probability",
+    "exponent",
+    "loop_share",
+    "cycle_period",
+    "cycle_start",
+    "casino_house_edge",
+    "casino_tie_bet_edge",
+];
+
+impl Statistic {
+    pub fn parse(name: &str) -> Option<Statistic> {
+        Some(match name {
+            "sweep_probability" => Statistic::SweepProbability,
+            "exponent" => Statistic::Exponent,
+            "loop_share" => Statistic::LoopShare,
+            "cycle_period" => Statistic::CyclePeriod,
+            "cycle_start" => Statistic::CycleStart,
+            "casino_house_edge" => Statistic::CasinoHouseEdge,
+            "casino_tie_bet_edge" => Statistic::CasinoTieBetEdge,
+            _ => {
+                let (unit, measure) = name.split_once('_')?;
+                let unit = match unit {
+                    "battles" => LengthUnit::Battles,
+                    "plays" => LengthUnit::Plays,
+                    _ => return None,
+                };
+                let measure = match measure {
+                    "mean" => Measure::Mean,
+                    "sd" => Measure::Sd,
+                    "median" => Measure::Quantile(0.5),
+                    "p90" => Measure::Quantile(0.9),
+                    "p95" => Measure::Quantile(0.95),
+                    "p99" => Measure::Quantile(0.99),
+                    _ => return None,
+                };
+                Statistic::Length { unit, measure }
+            }
+        })
+    }
+
+    /// Statistics about one variant's games.
+    pub fn needs_variant(self) -> bool {
+        matches!(
+            self,
+            Statistic::Length { .. }
+                | Statistic::LoopShare
+                | Statistic::CyclePeriod
+                | Statistic::CycleStart
+        )
+    }
+}
+
+/// A figure from the literature, to be set beside warlab's own value of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Published {
+    /// The source, as cited (author, title, where).
+    pub source: String,
+    /// What the source reports, in its words.
+    pub figure: String,
+    pub statistic: Statistic,
+    /// The statistic's name as written in the file.
+    pub statistic_name: String,
+    /// The variant it is about (length, sweep and cycle statistics).
+    pub variant: Option<String>,
+    /// The variants a power law is fitted over (`exponent`).
+    pub variants: Vec<String>,
+    /// The published value, or the range the source gives.
+    pub value: Option<f64>,
+    pub range: Option<(f64, f64)>,
+    /// Decimals of the published value as written: it is taken as rounded to them.
+    pub decimals: u32,
+    /// The published value is exact (a theoretical law), not rounded.
+    pub exact: bool,
+    /// The source's sample size, when it states one: its own sampling error then counts.
+    pub games: Option<u64>,
+    /// Games longer than this (in the statistic's unit) were excluded by the source.
+    pub cap: Option<u64>,
+    /// Casino War table options (`decks`, `strategy`, `bonus`) for casino statistics.
+    pub casino: Vec<(String, String)>,
+    /// The deck of a `sweep_probability`: ranks × suits (default 13 × 4).
+    pub deck: (u64, u64),
+    pub note: Option<String>,
+}
 
 /// One thing wrong with an experiment file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,7 +289,7 @@ impl std::error::Error for ExperimentError {}
 
 /// One rule set to play: from the sweep's product or from a `[[variant]]`.
 #[derive(Clone, Debug)]
-pub struct Variant<R = Rules> {
+pub struct Variant<R: RuleSet = Rules> {
     /// Stable and readable: the sweep values (`pickup=seat,war_down=1`) or the given name.
     pub name: String,
     /// Seeds the variant's games: a hash of the name, so adding or reordering variants
@@ -131,11 +298,26 @@ pub struct Variant<R = Rules> {
     pub rules: R,
     /// The sweep axes' values (or the named variant's own options) that make this variant.
     pub settings: Vec<(String, String)>,
+    /// Games this variant plays, when fewer than the experiment's (`games` in a
+    /// `[[variant]]`).
+    pub games: Option<u64>,
+    /// A fixed deal the variant plays in every game instead of a shuffled one.
+    pub deal: Option<R::Deal>,
+}
+
+impl<R: RuleSet> Variant<R> {
+    /// The game indices of `range` this variant plays.
+    pub fn games_in(&self, range: std::ops::Range<u64>) -> std::ops::Range<u64> {
+        match self.games {
+            Some(g) => range.start.min(g)..range.end.min(g),
+            None => range,
+        }
+    }
 }
 
 /// A checked experiment, ready to run.
 #[derive(Clone, Debug)]
-pub struct Experiment<R = Rules> {
+pub struct Experiment<R: RuleSet = Rules> {
     pub file: PathBuf,
     /// The file's text, kept for the manifest.
     pub text: String,
@@ -146,6 +328,8 @@ pub struct Experiment<R = Rules> {
     pub rows: bool,
     pub baseline: Option<String>,
     pub variants: Vec<Variant<R>>,
+    /// Figures from the literature the report compares with (`[[published]]`).
+    pub published: Vec<Published>,
 }
 
 fn read(path: &Path) -> Result<String, ExperimentError> {
@@ -336,6 +520,7 @@ impl Parser<'_> {
         let mut base = R::Options::default();
         let mut sweep: Vec<Axis> = Vec::new();
         let mut named: Vec<&Value<'_>> = Vec::new();
+        let mut published: Vec<&Value<'_>> = Vec::new();
         let mut variant_offset = 0;
 
         for (k, v) in doc.iter() {
@@ -426,6 +611,16 @@ impl Parser<'_> {
                     };
                     named.extend(items.iter());
                 }
+                "published" => {
+                    let DeValue::Array(items) = v.get_ref() else {
+                        return Err(self.error(
+                            v.span().start,
+                            Some(key),
+                            "expected `[[published]]` tables, each with `source`, `figure`, `statistic` and `value`",
+                        ));
+                    };
+                    published.extend(items.iter());
+                }
                 _ => {
                     let keys: Vec<&str> = TOP_KEYS.iter().map(|(k, _)| *k).collect();
                     let hint = if R::OPTIONS.iter().any(|(o, _)| *o == key) {
@@ -509,11 +704,21 @@ impl Parser<'_> {
             let mut o = base.clone();
             let mut vname = None;
             let mut settings = Vec::new();
+            let mut own_games = None;
+            let mut deal_text = None;
             for (k, val) in table.iter() {
                 let key = k.get_ref().as_ref();
                 let full = format!("{label}.{key}");
                 if key == "name" {
                     vname = Some(self.string(val, &full)?);
+                    continue;
+                }
+                if key == "games" {
+                    own_games = Some(self.integer(val, &full, 1)?);
+                    continue;
+                }
+                if key == "deal" {
+                    deal_text = Some((self.string(val, &full)?, val.span().start));
                     continue;
                 }
                 let text = self.option_value::<R>(val, key, &full)?;
@@ -537,7 +742,26 @@ impl Parser<'_> {
                     format!("variant `{vname}`: {e}"),
                 )
             })?;
-            variants.push(make_variant(vname, rules, settings));
+            let deal = match deal_text {
+                Some((text, offset)) => {
+                    let deal = rules
+                        .deal(&text)
+                        .map_err(|e| self.error(offset, Some(&format!("{label}.deal")), e))?;
+                    if rules.deterministic() && own_games != Some(1) {
+                        return Err(self.error(
+                            offset,
+                            Some(&format!("{label}.deal")),
+                            "a fixed deal under deterministic rules plays the same game every time: add `games = 1` to this variant",
+                        ));
+                    }
+                    Some(deal)
+                }
+                None => None,
+            };
+            let mut variant = make_variant(vname, rules, settings);
+            variant.games = own_games;
+            variant.deal = deal;
+            variants.push(variant);
         }
         if sweep.is_empty() && named.is_empty() {
             let rules = R::build(base).map_err(|e| self.error(0, Some("rules"), e))?;
@@ -569,7 +793,13 @@ impl Parser<'_> {
             }
             None => None,
         };
+        let published = published
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.published::<R>(i, p, &variants))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Experiment {
+            published,
             file: self.path.to_path_buf(),
             text: self.text.to_string(),
             name,
@@ -580,6 +810,199 @@ impl Parser<'_> {
             baseline,
             variants,
         })
+    }
+
+    /// One `[[published]]` table, checked against the variants.
+    fn published<R: RuleSet>(
+        &self,
+        i: usize,
+        v: &Value<'_>,
+        variants: &[Variant<R>],
+    ) -> Result<Published, ExperimentError> {
+        let label = format!("published[{i}]");
+        let table = self.table(v, &label)?;
+        let at = v.span().start;
+        let mut p = Published {
+            source: String::new(),
+            figure: String::new(),
+            statistic: Statistic::Exponent,
+            statistic_name: String::new(),
+            variant: None,
+            variants: Vec::new(),
+            value: None,
+            range: None,
+            decimals: 0,
+            exact: false,
+            games: None,
+            cap: None,
+            casino: Vec::new(),
+            deck: (13, 4),
+            note: None,
+        };
+        let mut low = None;
+        let mut high = None;
+        let number = |val: &Value<'_>, full: &str| -> Result<(f64, u32), ExperimentError> {
+            let text = match val.get_ref() {
+                DeValue::Integer(n) => n.as_str().replace('_', ""),
+                DeValue::Float(f) => f.as_str().replace('_', ""),
+                other => {
+                    return Err(self.error(
+                        val.span().start,
+                        Some(full),
+                        format!("expected a number, found {}", kind(other)),
+                    ));
+                }
+            };
+            let x: f64 = text.parse().map_err(|_| {
+                self.error(
+                    val.span().start,
+                    Some(full),
+                    format!("`{text}` is not a number"),
+                )
+            })?;
+            // Decimals as written (1.5e-9 has 10), so the value's rounding is known.
+            let (mantissa, exp) = match text.to_ascii_lowercase().split_once('e') {
+                Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
+                None => (text.clone(), 0),
+            };
+            let frac = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i32);
+            Ok((x, (frac - exp).max(0) as u32))
+        };
+        for (k, val) in table.iter() {
+            let key = k.get_ref().as_ref();
+            let full = format!("{label}.{key}");
+            match key {
+                "source" => p.source = self.string(val, &full)?,
+                "figure" => p.figure = self.string(val, &full)?,
+                "note" => p.note = Some(self.string(val, &full)?),
+                "statistic" => {
+                    let name = self.string(val, &full)?;
+                    p.statistic = Statistic::parse(&name).ok_or_else(|| {
+                        self.error(
+                            val.span().start,
+                            Some(&full),
+                            format!(
+                                "unknown statistic `{name}`; allowed: {}",
+                                STATISTICS.join(", ")
+                            ),
+                        )
+                    })?;
+                    p.statistic_name = name;
+                }
+                "variant" => {
+                    let name = self.string(val, &full)?;
+                    if !variants.iter().any(|v| v.name == name) {
+                        return Err(self.error(
+                            val.span().start,
+                            Some(&full),
+                            format!("no variant is named `{name}`"),
+                        ));
+                    }
+                    p.variant = Some(name);
+                }
+                "variants" => {
+                    let DeValue::Array(items) = val.get_ref() else {
+                        return Err(self.error(
+                            val.span().start,
+                            Some(&full),
+                            "expected a list of variant names, or a name prefix ending in `*`",
+                        ));
+                    };
+                    for item in items.iter() {
+                        let name = self.string(item, &full)?;
+                        let matched: Vec<String> = variants
+                            .iter()
+                            .filter(|v| match name.strip_suffix('*') {
+                                Some(prefix) => v.name.starts_with(prefix),
+                                None => v.name == name,
+                            })
+                            .map(|v| v.name.clone())
+                            .collect();
+                        if matched.is_empty() {
+                            return Err(self.error(
+                                item.span().start,
+                                Some(&full),
+                                format!("no variant is named `{name}`"),
+                            ));
+                        }
+                        p.variants.extend(matched);
+                    }
+                }
+                "value" => {
+                    let (x, d) = number(val, &full)?;
+                    p.value = Some(x);
+                    p.decimals = d;
+                }
+                "low" => low = Some(number(val, &full)?),
+                "high" => high = Some(number(val, &full)?),
+                "games" => p.games = Some(self.integer(val, &full, 1)?),
+                "exact" => p.exact = self.boolean(val, &full)?,
+                "cap" => p.cap = Some(self.integer(val, &full, 1)?),
+                "ranks" => p.deck.0 = self.integer(val, &full, 1)?,
+                "suits" => p.deck.1 = self.integer(val, &full, 1)?,
+                "decks" | "strategy" | "bonus" => {
+                    let text = match val.get_ref() {
+                        DeValue::String(s) => s.to_string(),
+                        DeValue::Integer(n) => n.as_str().to_string(),
+                        DeValue::Boolean(b) => b.to_string(),
+                        other => {
+                            return Err(self.error(
+                                val.span().start,
+                                Some(&full),
+                                format!(
+                                    "expected a Casino War option value, found {}",
+                                    kind(other)
+                                ),
+                            ));
+                        }
+                    };
+                    CasinoOptions::default()
+                        .set(key, &text)
+                        .map_err(|e| self.error(val.span().start, Some(&full), e.to_string()))?;
+                    p.casino.push((key.to_string(), text));
+                }
+                _ => {
+                    return Err(self.error(
+                        k.span().start,
+                        Some(&full),
+                        "unknown key; allowed: source, figure, statistic, variant, variants, value, low, high, exact, games, cap, ranks, suits, decks, strategy, bonus, note",
+                    ));
+                }
+            }
+        }
+        let missing =
+            |what: &str| self.error(at, Some(&label), format!("a published figure needs {what}"));
+        if p.source.is_empty() {
+            return Err(missing("a `source`"));
+        }
+        if p.figure.is_empty() {
+            return Err(missing("a `figure` (what the source reports, in words)"));
+        }
+        if p.statistic_name.is_empty() {
+            return Err(missing(&format!(
+                "a `statistic`, one of {}",
+                STATISTICS.join(", ")
+            )));
+        }
+        match (p.value, low, high) {
+            (Some(_), None, None) => {}
+            (None, Some((lo, d1)), Some((hi, d2))) if lo <= hi => {
+                p.range = Some((lo, hi));
+                p.decimals = d1.max(d2);
+            }
+            _ => {
+                return Err(missing(
+                    "either a `value`, or `low` and `high` (low ≤ high)",
+                ));
+            }
+        }
+        if p.statistic.needs_variant() && p.variant.is_none() {
+            return Err(missing(&format!("a `variant` for `{}`", p.statistic_name)));
+        }
+        if p.statistic == Statistic::Exponent && p.variants.len() < 3 {
+            return Err(missing("`variants` (at least 3) to fit a power law over"));
+        }
+        Ok(p)
     }
 
     fn set<R: RuleSet>(
@@ -718,11 +1141,13 @@ fn kind(v: &DeValue<'_>) -> &'static str {
     }
 }
 
-fn make_variant<R>(name: String, rules: R, settings: Vec<(String, String)>) -> Variant<R> {
+fn make_variant<R: RuleSet>(name: String, rules: R, settings: Vec<(String, String)>) -> Variant<R> {
     Variant {
         seed_id: fnv1a(name.as_bytes()),
         name,
         rules,
         settings,
+        games: None,
+        deal: None,
     }
 }

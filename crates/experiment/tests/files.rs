@@ -249,3 +249,50 @@ fn casino_war_files_take_the_table_options() {
         AnyExperiment::War(_)
     ));
 }
+
+#[test]
+fn variants_may_play_a_fixed_deal_and_fewer_games() {
+    let text = "name = \"d\"\ngames = 100\n\
+[[variant]]\nname = \"fixed\"\nwar_down = 1\ngames = 3\ndeal = \"QS 8C / 9H 8D\"\n\
+[[variant]]\nname = \"loop\"\npickup = \"seat\"\ngames = 1\ndeal = \"QS 8C / 9H 8D\"\n";
+    let e = parse(text).unwrap();
+    assert_eq!(e.variants[0].games, Some(3));
+    assert_eq!(e.variants[0].games_in(0..100), 0..3);
+    assert_eq!(e.variants[0].games_in(50..100), 3..3);
+    assert!(e.variants[0].deal.is_some());
+    // A fixed deal under deterministic rules needs `games = 1`.
+    let err = error(&text.replace("pickup = \"seat\"\ngames = 1\n", "pickup = \"seat\"\n"));
+    assert!(err.message.contains("games = 1"), "{err}");
+    assert_eq!(err.line, 11);
+    let err = error(&text.replace("QS 8C / 9H 8D\"\n[[", "QS 8C / 9H ZZ\"\n[["));
+    assert!(err.message.contains("bad deal"), "{err}");
+}
+
+#[test]
+fn published_figures_are_checked() {
+    let base = "name = \"p\"\ngames = 10\n[[variant]]\nname = \"a\"\n\
+[[published]]\nsource = \"S\"\nfigure = \"F\"\nstatistic = \"plays_mean\"\nvariant = \"a\"\nvalue = 294.5\ngames = 1000\n";
+    let e = parse(base).unwrap();
+    let p = &e.published[0];
+    assert_eq!(p.value, Some(294.5));
+    assert_eq!(p.decimals, 1);
+    assert_eq!(p.games, Some(1000));
+    assert_eq!(
+        p.statistic,
+        warlab_experiment::Statistic::Length {
+            unit: warlab_experiment::LengthUnit::Plays,
+            measure: warlab_experiment::Measure::Mean
+        }
+    );
+    let err = error(&base.replace("plays_mean", "plays_mode"));
+    assert!(err.message.contains("unknown statistic") && err.message.contains("plays_median"));
+    assert_eq!(err.line, 8);
+    let err = error(&base.replace("variant = \"a\"\nvalue", "variant = \"b\"\nvalue"));
+    assert!(err.message.contains("no variant is named `b`"), "{err}");
+    let err = error(&base.replace("value = 294.5\n", ""));
+    assert!(err.message.contains("`low` and `high`"), "{err}");
+    let e = parse(&base.replace("value = 294.5", "value = 3.1e-9")).unwrap();
+    assert_eq!(e.published[0].decimals, 10);
+    let err = error(&base.replace("games = 1000", "decks = 9"));
+    assert!(err.message.contains("infinite"), "{err}");
+}

@@ -7,6 +7,7 @@
 
 mod casino;
 pub mod plots;
+pub mod published;
 pub mod stats;
 pub mod words;
 
@@ -78,13 +79,13 @@ struct NamedAggregate<A> {
 }
 
 /// One variant as the report sees it.
-struct Row {
-    name: String,
-    rules: Vec<(String, String)>,
-    settings: Vec<(String, String)>,
-    players: usize,
-    cards: usize,
-    agg: Aggregate,
+pub struct Row {
+    pub name: String,
+    pub rules: Vec<(String, String)>,
+    pub settings: Vec<(String, String)>,
+    pub players: usize,
+    pub cards: usize,
+    pub agg: Aggregate,
 }
 
 /// Reads `data_dir`, writes `reports_root/<experiment>/`; returns that folder.
@@ -166,7 +167,8 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
         .unwrap_or(0);
 
     into_place(reports_root, &manifest.experiment, |tmp| {
-        write_report(tmp, &manifest, &rows, baseline, opts)
+        let published = exp.as_ref().map_or(&[][..], |e| &e.published[..]);
+        write_report(tmp, &manifest, &rows, baseline, published, opts)
     })
 }
 
@@ -322,6 +324,7 @@ fn write_report(
     m: &Manifest,
     rows: &[Row],
     baseline: usize,
+    published: &[warlab_experiment::Published],
     opts: &Options,
 ) -> Result<()> {
     let mut md = String::new();
@@ -379,6 +382,7 @@ fn write_report(
         );
     }
     md.push('\n');
+    published::section(&mut md, rows, published);
 
     // Game length.
     md.push_str("## Game length\n\n| variant | games | mean (95 % CI) | sd | median | p90 | p99 | max | wars/game | cards turned/game | looping or capped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -117,7 +117,8 @@ struct Done<G: Game> {
 fn jobs<G: Game>(plan: &Plan<'_, G>, pending: &[usize]) -> Vec<Job> {
     let mut out = Vec::new();
     for &v in pending {
-        let Range { start, end } = plan.games.clone();
+        // A variant may play fewer games than the plan (its own `games`).
+        let Range { start, end } = plan.experiment.variants[v].games_in(plan.games.clone());
         let mut lo = start;
         while lo < end {
             let hi = ((lo / CHUNK + 1) * CHUNK).min(end);
@@ -159,7 +160,11 @@ pub fn play_chunk(
         "a chunk is one block"
     );
     for g in games {
-        let record = engine.play(GameSeed::new(seed, variant.seed_id, g));
+        let id = GameSeed::new(seed, variant.seed_id, g);
+        let record = match &variant.deal {
+            Some(deal) => engine.play_deal(deal, id),
+            None => engine.play(id),
+        };
         aggregate.add(g, &record);
         if rows {
             out.push(GameRow { game: g, record });
