@@ -57,6 +57,9 @@ pub struct Hand {
     pub tie_bet: i64,
     /// Cards taken from the shoe (2, or 7 with a war).
     pub cards: u8,
+    /// The player's and the dealer's card, then their war cards (when there was a war).
+    pub shown: [u8; 2],
+    pub war: Option<[u8; 2]>,
     /// The hand was the first from a freshly shuffled shoe (always, for an infinite deck).
     pub fresh: bool,
 }
@@ -160,6 +163,8 @@ impl Table {
             tie_bet: if player == dealer { 20 } else { -2 },
             cards: 2,
             fresh: false,
+            shown: [player, dealer],
+            war: None,
         };
         if player < dealer {
             hand.result = HandResult::Loss;
@@ -178,6 +183,7 @@ impl Table {
                     let player = shoe.draw(rng);
                     let dealer = shoe.draw(rng);
                     hand.cards = 7;
+                    hand.war = Some([player, dealer]);
                     (hand.result, hand.main) = if player > dealer {
                         (HandResult::WarWon, 2)
                     } else if player == dealer {
@@ -200,6 +206,16 @@ impl Table {
 
     /// [`Table::session`] with the caller's random source (a stacked shoe needs none).
     pub fn session_with(&mut self, rng: &mut GameRng) -> SessionRecord {
+        self.session_observed(rng, |_, _, _| {})
+    }
+
+    /// A session that shows every hand to `watch`: the hand, the bankroll after it (in
+    /// half-chips), and whether the shoe was shuffled just before it.
+    pub fn session_observed<F: FnMut(&Hand, i64, bool)>(
+        &mut self,
+        rng: &mut GameRng,
+        mut watch: F,
+    ) -> SessionRecord {
         let bet = self.rules.bet() as i64;
         let tie_bet = self.rules.tie_bet() as i64;
         let stake = 2 * self.rules.stake() as i64;
@@ -234,8 +250,10 @@ impl Table {
             }
             let mut h = self.hand(rng);
             h.fresh = fresh || self.shoe.is_infinite();
+            let shuffled = fresh && !self.shoe.is_infinite();
             fresh = false;
             bank += h.main * bet + h.tie_bet * tie_bet;
+            watch(&h, bank, shuffled);
             r.peak_bankroll = r.peak_bankroll.max(bank);
             r.hands += 1;
             r.main += h.main;

@@ -255,6 +255,25 @@ fn run(cli: Cli) -> Result<()> {
             deck_order,
             json,
         } => {
+            if let Some(file) = &experiment {
+                if let warlab_experiment::AnyExperiment::Casino(exp) = run::load_any(file)? {
+                    let Some(v) = exp.variant(&variant) else {
+                        let names: Vec<&str> =
+                            exp.variants.iter().map(|v| v.name.as_str()).collect();
+                        return Err(input_error(format!(
+                            "--variant `{variant}`: {} has no such variant; its variants: {}",
+                            file.display(),
+                            names.join(" | ")
+                        )));
+                    };
+                    let id = GameSeed::new(seed.unwrap_or(exp.seed), v.seed_id, game);
+                    return match trace::casino(&v.rules, id, json, std::io::stdout().lock()) {
+                        Ok(_) => Ok(()),
+                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                        Err(e) => Err(e.into()),
+                    };
+                }
+            }
             let (rules, seed, variant, fixed) = match experiment {
                 Some(file) => {
                     let exp = run::load(&file)?;

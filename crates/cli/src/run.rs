@@ -166,7 +166,6 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
         None => args.out.join(&exp.name),
     };
     let store = PartStore::open(&dir, &exp, &key)?;
-    let pending = exp.variants.len() - store.resumed();
     if store.resumed() > 0 {
         eprintln!(
             "resuming {}: {} of {} variant(s) already finished in {}",
@@ -183,8 +182,20 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
             dir.display()
         );
     }
-    let per_variant = to - from;
-    let mut sink = Progress::new(store, &exp, per_variant, pending as u64);
+    // Games each variant plays in this range (a variant may play fewer: its own `games`).
+    let sizes: Vec<u64> = exp
+        .variants
+        .iter()
+        .map(|v| {
+            let r = v.games_in(from..to);
+            r.end - r.start
+        })
+        .collect();
+    let to_play: u64 = (0..exp.variants.len())
+        .filter(|&v| !store.is_done(v))
+        .map(|v| sizes[v])
+        .sum();
+    let mut sink = Progress::new(store, &exp, sizes, to_play);
     let plan = Plan {
         experiment: &exp,
         games: from..to,
@@ -204,7 +215,7 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
         Timing {
             started,
             seconds,
-            games_played: per_variant * pending as u64,
+            games_played: to_play,
             threads,
         },
     )
@@ -226,13 +237,13 @@ struct Progress<G: Tables> {
     store: PartStore<G>,
     bars: Option<(MultiProgress, ProgressBar, HashMap<usize, ProgressBar>)>,
     names: Vec<String>,
-    per_variant: u64,
+    /// Games each variant plays.
+    sizes: Vec<u64>,
 }
 
 impl<G: Tables> Progress<G> {
-    /// Bars for `pending` variants of `per_variant` games each (resumed variants are done).
-    fn new(store: PartStore<G>, exp: &Experiment<G>, per_variant: u64, pending: u64) -> Self {
-        let total = per_variant * pending;
+    /// Bars for `total` games to play, `sizes[v]` in variant `v` (resumed variants are done).
+    fn new(store: PartStore<G>, exp: &Experiment<G>, sizes: Vec<u64>, total: u64) -> Self {
         let bars = std::io::stderr().is_terminal().then(|| {
             let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
             let main = multi.add(ProgressBar::new(total));
@@ -251,7 +262,7 @@ impl<G: Tables> Progress<G> {
             store,
             bars,
             names: exp.variants.iter().map(|v| v.name.clone()).collect(),
-            per_variant,
+            sizes,
         }
     }
 
@@ -285,7 +296,7 @@ impl<G: Tables> Sink<G> for Progress<G> {
     }
 
     fn progress(&mut self, variant: usize, games: u64) {
-        let per_variant = self.per_variant;
+        let per_variant = self.sizes[variant];
         if let Some((multi, main, per)) = &mut self.bars {
             main.inc(games);
             let bar = per.entry(variant).or_insert_with(|| {

@@ -306,3 +306,109 @@ pub fn trace(
         None => Ok(rec),
     }
 }
+
+/// A Casino War session, hand by hand: the cards, the war, what each bet paid, the bankroll.
+pub fn casino<W: Write>(
+    rules: &warlab_casino::CasinoRules,
+    id: GameSeed,
+    json: bool,
+    mut out: W,
+) -> std::io::Result<warlab_casino::SessionRecord> {
+    const LABELS: [&str; 13] = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+    ];
+    let label = |c: u8| LABELS[usize::from(c)];
+    let chips = |half: i64| half as f64 / 2.0;
+    let bet = rules.bet() as i64;
+    let tie_bet = rules.tie_bet() as i64;
+    if json {
+        writeln!(
+            out,
+            "{{\"rules\":{},\"seed\":{},\"variant\":{},\"game\":{},\"bankroll\":{}}}",
+            json_str(&rules.to_string()),
+            id.seed,
+            id.variant,
+            id.game,
+            rules.bankroll()
+        )?;
+    } else {
+        writeln!(out, "casino-war: {rules}")?;
+        writeln!(
+            out,
+            "seed {} variant {} session {}: bankroll {}",
+            id.seed,
+            id.variant,
+            id.game,
+            rules.bankroll()
+        )?;
+    }
+    let mut table = warlab_casino::Table::new(rules);
+    let mut rng = warlab_engine::GameRng::new(id);
+    let mut n = 0u64;
+    let mut failed = None;
+    let record = table.session_observed(&mut rng, |h, bank, shuffled| {
+        if failed.is_some() {
+            return;
+        }
+        n += 1;
+        let main = chips(h.main * bet);
+        let side = chips(h.tie_bet * tie_bet);
+        let line = if json {
+            format!(
+                "{{\"hand\":{n},\"shuffled\":{shuffled},\"player\":\"{}\",\"dealer\":\"{}\",\"war\":{},\"result\":\"{}\",\"main\":{main},\"tie_bet\":{side},\"bankroll\":{}}}",
+                label(h.shown[0]),
+                label(h.shown[1]),
+                h.war.map_or("null".to_string(), |[p, d]| format!(
+                    "[\"{}\",\"{}\"]",
+                    label(p),
+                    label(d)
+                )),
+                h.result.name(),
+                chips(bank)
+            )
+        } else {
+            let mut l = String::new();
+            if shuffled {
+                l.push_str("  -- shoe shuffled --\n");
+            }
+            let _ = write!(
+                l,
+                "hand {n}: {} vs {}",
+                label(h.shown[0]),
+                label(h.shown[1])
+            );
+            if let Some([p, d]) = h.war {
+                let _ = write!(l, ", war: burn 3, {} vs {}", label(p), label(d));
+            }
+            let _ = write!(l, " → {} {main:+}", h.result.name());
+            if tie_bet > 0 {
+                let _ = write!(l, ", tie bet {side:+}");
+            }
+            let _ = write!(l, "  | bankroll {}", chips(bank));
+            l
+        };
+        if let Err(e) = writeln!(out, "{line}") {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let end = record.end.map_or("", |e| e.name());
+    if json {
+        writeln!(
+            out,
+            "{{\"end\":\"{end}\",\"hands\":{},\"bankroll\":{}}}",
+            record.hands,
+            chips(record.final_bankroll)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "end: {end} after {} hands, bankroll {}",
+            record.hands,
+            chips(record.final_bankroll)
+        )?;
+    }
+    Ok(record)
+}

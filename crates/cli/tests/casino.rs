@@ -183,3 +183,58 @@ fn bad_casino_files_name_the_line_and_the_allowed_values() {
         assert!(!out.exists(), "nothing written for a bad file");
     }
 }
+
+#[test]
+fn a_traced_session_is_the_session_in_the_data() {
+    let dir = scratch("trace");
+    let file = dir.join("cw.toml");
+    std::fs::write(&file, TEXT.replace("games = 5000", "games = 100")).unwrap();
+    let file = file.to_str().unwrap();
+    let data = run(&dir, file, &["--no-report"]);
+    let games = warlab_data::read_parquet(&data.join("games.parquet")).unwrap();
+    let variant = "decks=6,strategy=war";
+    let names = games.column("variant").unwrap().str().unwrap().clone();
+    let hands = games.column("hands").unwrap().u64().unwrap().clone();
+    let ends = games.column("end_reason").unwrap().str().unwrap().clone();
+    let game = games.column("game").unwrap().u64().unwrap().clone();
+    let row = (0..games.height())
+        .find(|&i| names.get(i) == Some(variant) && game.get(i) == Some(17))
+        .unwrap();
+    let (code, stdout, stderr) = warlab(&[
+        "trace",
+        "--experiment",
+        file,
+        "--variant",
+        variant,
+        "--game",
+        "17",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let last = stdout.lines().last().unwrap();
+    assert_eq!(
+        last,
+        format!(
+            "end: {} after {} hands, bankroll {}",
+            ends.get(row).unwrap(),
+            hands.get(row).unwrap(),
+            games.column("final_bankroll").unwrap().f64().unwrap().get(row).unwrap()
+        )
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("hand ")).count() as u64,
+        hands.get(row).unwrap()
+    );
+    let (code, json, _) = warlab(&[
+        "trace",
+        "--experiment",
+        file,
+        "--variant",
+        variant,
+        "--game",
+        "17",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(json.lines().all(|l| l.starts_with('{') && l.ends_with('}')));
+    assert!(json.lines().last().unwrap().starts_with("{\"end\":"));
+}

@@ -112,6 +112,11 @@ pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Resu
          strategy is war: *ruin*), reaches the target, or reaches the hands limit. The house \
          edge is the expected loss per chip of the original bet.\n\n",
     );
+    let _ = writeln!(
+        md,
+        "Any session replays hand by hand: `warlab trace --experiment {} --variant '<variant>' --game <G>` (`--json` for JSON lines).\n",
+        m.file
+    );
     md.push_str("## Variants\n\n| variant | table | seed id |\n|---|---|---:|\n");
     for (r, mv) in rows.iter().zip(&m.variants) {
         let _ = writeln!(
