@@ -34,7 +34,9 @@ fn absolute(p: &Path) -> Result<PathBuf> {
 }
 
 pub fn slurm(a: SlurmArgs) -> Result<()> {
-    let exp = crate::run::load(&a.file)?;
+    // Either game: only the experiment's name is needed here.
+    let exp = crate::run::load_any(&a.file)?;
+    let name = exp.name().to_string();
     if a.shards == 0 || a.cpus_per_task == 0 {
         return Err(input_error(
             "--shards and --cpus-per-task must be at least 1",
@@ -47,9 +49,9 @@ pub fn slurm(a: SlurmArgs) -> Result<()> {
         .with_context(|| format!("cannot create {}", a.dir.display()))?;
     let logs = absolute(&a.dir)?;
     let n = a.shards;
-    let header = |name: &str, extra: &str| {
+    let header = |job: &str, extra: &str| {
         let mut h = format!(
-            "#!/bin/bash\n#SBATCH --job-name={name}\n#SBATCH --time={}\n",
+            "#!/bin/bash\n#SBATCH --job-name={job}\n#SBATCH --time={}\n",
             a.time
         );
         if let Some(p) = &a.partition {
@@ -66,12 +68,12 @@ pub fn slurm(a: SlurmArgs) -> Result<()> {
          # same command, and resumes from its finished variants.\n\
          {} run {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --threads \"${{SLURM_CPUS_PER_TASK}}\" --out {}\n",
         header(
-            &format!("warlab-{}", exp.name),
+            &format!("warlab-{}", name),
             &format!(
                 "#SBATCH --array=1-{n}\n#SBATCH --cpus-per-task={}\n#SBATCH --output={}/{}-%A_%a.out\n",
                 a.cpus_per_task,
                 logs.display(),
-                exp.name
+                name
             ),
         ),
         quote(&exe),
@@ -79,24 +81,24 @@ pub fn slurm(a: SlurmArgs) -> Result<()> {
         quote(&out),
     );
     let shard_dirs: Vec<String> = (1..=n)
-        .map(|i| quote(&out.join(format!("{}.shard-{i}-of-{n}", exp.name))))
+        .map(|i| quote(&out.join(format!("{}.shard-{i}-of-{n}", name))))
         .collect();
     let merge = format!(
         "{}# Runs after every shard succeeded (--dependency=afterok on the array).\n{} merge {} --out {}\n",
         header(
-            &format!("warlab-{}-merge", exp.name),
+            &format!("warlab-{}-merge", name),
             &format!(
                 "#SBATCH --cpus-per-task=1\n#SBATCH --output={}/{}-merge-%j.out\n",
                 logs.display(),
-                exp.name
+                name
             ),
         ),
         quote(&exe),
         shard_dirs.join(" "),
         quote(&out),
     );
-    let array_path = a.dir.join(format!("{}.sbatch", exp.name));
-    let merge_path = a.dir.join(format!("{}.merge.sbatch", exp.name));
+    let array_path = a.dir.join(format!("{}.sbatch", name));
+    let merge_path = a.dir.join(format!("{}.merge.sbatch", name));
     std::fs::write(&array_path, array)?;
     std::fs::write(&merge_path, merge)?;
     println!("array job: {}", array_path.display());

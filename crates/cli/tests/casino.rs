@@ -217,7 +217,13 @@ fn a_traced_session_is_the_session_in_the_data() {
             "end: {} after {} hands, bankroll {}",
             ends.get(row).unwrap(),
             hands.get(row).unwrap(),
-            games.column("final_bankroll").unwrap().f64().unwrap().get(row).unwrap()
+            games
+                .column("final_bankroll")
+                .unwrap()
+                .f64()
+                .unwrap()
+                .get(row)
+                .unwrap()
         )
     );
     assert_eq!(
