@@ -704,8 +704,10 @@ impl Engine {
         rng.shuffle(&mut self.deck);
         self.st.clear();
         let np = self.rules.players;
-        for (i, &c) in self.deck[..self.rules.per_player * np].iter().enumerate() {
-            self.st.stacks[i % np].push_back(c);
+        let dealt = &self.deck[..self.rules.per_player * np];
+        // Card i goes to seat i mod np: each seat's share is every np-th card.
+        for p in 0..np {
+            self.st.stacks[p].extend_strided(dealt, p, np);
         }
         self.run(&mut rng, obs)
     }

@@ -73,6 +73,22 @@ impl Ring {
         }
     }
 
+    /// Puts `cards[first]`, `cards[first + step]`, … under the stack: one seat's share of a
+    /// deal dealt one card at a time. The length is written once, at the end, so the writes
+    /// do not wait on each other.
+    #[inline]
+    pub fn extend_strided(&mut self, cards: &[u8], first: usize, step: usize) {
+        let mut n = 0;
+        for &c in cards.iter().skip(first).step_by(step) {
+            debug_assert!(self.len + n <= self.mask, "ring overflow");
+            let s = self.slot(self.len + n);
+            // SAFETY: as in `get`.
+            unsafe { *self.buf.get_unchecked_mut(s) = c };
+            n += 1;
+        }
+        self.len += n;
+    }
+
     pub fn clear(&mut self) {
         self.head = 0;
         self.len = 0;
