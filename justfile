@@ -32,6 +32,14 @@ trace *ARGS:
 experiments:
     for f in experiments/*.toml; do cargo run --release -- run "$f"; done
 
+# The published results beside warlab's (reports/literature/report.md).
+literature:
+    cargo run --release -- run experiments/literature.toml
+
+# Casino War: house edge exact and simulated, bankroll durations (reports/casino-war/report.md).
+casino:
+    cargo run --release -- run experiments/casino-war.toml
+
 # Check that pandas/pyarrow and DuckDB read a run (needs `pip install pandas pyarrow duckdb`).
 check-readers DIR="data/classic":
     python3 scripts/check_readers.py {{DIR}}
