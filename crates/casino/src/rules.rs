@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use warlab_engine::OptionError;
+
 /// Every option: its name and what it allows (for messages and docs).
 pub const OPTIONS: &[(&str, &str)] = &[
     ("decks", "1, 2, …, 8 or `infinite` (default 6)"),
@@ -89,33 +91,6 @@ impl Default for CasinoOptions {
     }
 }
 
-/// A bad option name or value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionError {
-    pub key: String,
-    pub value: Option<String>,
-    pub allowed: String,
-}
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.value {
-            None => write!(
-                f,
-                "unknown casino-war option `{}`; the options are: {}",
-                self.key, self.allowed
-            ),
-            Some(v) => write!(
-                f,
-                "casino-war option {} cannot be `{v}`; allowed: {}",
-                self.key, self.allowed
-            ),
-        }
-    }
-}
-
-impl std::error::Error for OptionError {}
-
 fn allowed(key: &str) -> String {
     OPTIONS
         .iter()
@@ -128,6 +103,7 @@ impl CasinoOptions {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let v = value.trim();
         let bad = || OptionError {
+            kind: "casino-war",
             key: key.to_string(),
             value: Some(value.to_string()),
             allowed: allowed(key),
@@ -180,6 +156,7 @@ impl CasinoOptions {
             }
             _ => {
                 return Err(OptionError {
+                    kind: "casino-war",
                     key: key.to_string(),
                     value: None,
                     allowed: OPTIONS

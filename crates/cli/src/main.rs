@@ -175,6 +175,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// A trace's output: a reader that stopped early (`warlab trace | head`) is fine.
+fn quiet_pipe(written: std::io::Result<()>) -> Result<()> {
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}
+
 fn report(data: &std::path::Path, reports: &std::path::Path, log_hist: bool) -> Result<()> {
     let dir = warlab_report::build(data, reports, &warlab_report::Options { log_hist })?;
     println!("report: {}", dir.join("report.md").display());
@@ -255,37 +263,21 @@ fn run(cli: Cli) -> Result<()> {
             deck_order,
             json,
         } => {
-            if let Some(file) = &experiment {
-                if let warlab_experiment::AnyExperiment::Casino(exp) = run::load_any(file)? {
-                    let Some(v) = exp.variant(&variant) else {
-                        let names: Vec<&str> =
-                            exp.variants.iter().map(|v| v.name.as_str()).collect();
-                        return Err(input_error(format!(
-                            "--variant `{variant}`: {} has no such variant; its variants: {}",
-                            file.display(),
-                            names.join(" | ")
-                        )));
-                    };
-                    let id = GameSeed::new(seed.unwrap_or(exp.seed), v.seed_id, game);
-                    return match trace::casino(&v.rules, id, json, std::io::stdout().lock()) {
-                        Ok(_) => Ok(()),
-                        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                        Err(e) => Err(e.into()),
-                    };
-                }
-            }
             let (rules, seed, variant, fixed) = match experiment {
                 Some(file) => {
-                    let exp = run::load(&file)?;
-                    let Some(v) = exp.variant(&variant) else {
-                        let names: Vec<&str> =
-                            exp.variants.iter().map(|v| v.name.as_str()).collect();
-                        return Err(input_error(format!(
-                            "--variant `{variant}`: {} has no such variant; its variants: {}",
-                            file.display(),
-                            names.join(" | ")
-                        )));
+                    // The file is read once; its `game` decides which trace it gets.
+                    let exp = match run::load_any(&file)? {
+                        warlab_experiment::AnyExperiment::Casino(exp) => {
+                            let v = run::variant(&exp, &file, &variant)?;
+                            let id = GameSeed::new(seed.unwrap_or(exp.seed), v.seed_id, game);
+                            return quiet_pipe(
+                                trace::casino(&v.rules, id, json, std::io::stdout().lock())
+                                    .map(|_| ()),
+                            );
+                        }
+                        warlab_experiment::AnyExperiment::War(exp) => exp,
                     };
+                    let v = run::variant(&exp, &file, &variant)?;
                     (
                         v.rules.clone(),
                         seed.unwrap_or(exp.seed),
@@ -319,18 +311,16 @@ fn run(cli: Cli) -> Result<()> {
                 (None, None) => fixed,
             };
             let stdout = std::io::stdout().lock();
-            match trace::trace(
-                &rules,
-                deal.as_ref(),
-                GameSeed::new(seed, variant, game),
-                json,
-                stdout,
-            ) {
-                Ok(_) => Ok(()),
-                // `warlab trace | head` is fine.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                Err(e) => Err(e.into()),
-            }
+            quiet_pipe(
+                trace::trace(
+                    &rules,
+                    deal.as_ref(),
+                    GameSeed::new(seed, variant, game),
+                    json,
+                    stdout,
+                )
+                .map(|_| ()),
+            )
         }
         Command::Bench {
             rules,

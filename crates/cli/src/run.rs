@@ -57,14 +57,26 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((i, n))
 }
 
-/// Reads and checks a War experiment file; problems are input errors (exit status 2).
-pub fn load(path: &Path) -> Result<Experiment> {
-    Experiment::load(path).map_err(|e| input_error(e.to_string()))
-}
-
-/// Reads and checks an experiment file of either game.
+/// Reads and checks an experiment file of either game; problems are input errors (exit
+/// status 2).
 pub fn load_any(path: &Path) -> Result<AnyExperiment> {
     AnyExperiment::load(path).map_err(|e| input_error(e.to_string()))
+}
+
+/// The variant `name` of `exp` (read from `file`), or an input error listing the variants.
+pub fn variant<'a, R: warlab_experiment::RuleSet>(
+    exp: &'a Experiment<R>,
+    file: &Path,
+    name: &str,
+) -> Result<&'a warlab_experiment::Variant<R>> {
+    exp.variant(name).ok_or_else(|| {
+        let names: Vec<&str> = exp.variants.iter().map(|v| v.name.as_str()).collect();
+        input_error(format!(
+            "--variant `{name}`: {} has no such variant; its variants: {}",
+            file.display(),
+            names.join(" | ")
+        ))
+    })
 }
 
 pub fn validate(files: &[PathBuf]) -> Result<()> {
@@ -315,15 +327,14 @@ impl<G: Tables> Sink<G> for Progress<G> {
     }
 }
 
+/// The width of the variant column: the longest name, within 7..=48 characters.
+fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names.map(str::len).max().unwrap_or(7).clamp(7, 48)
+}
+
 /// A short table on stdout: the answer at a glance (the files hold everything).
 fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
-    let width = exp
-        .variants
-        .iter()
-        .map(|v| v.name.len())
-        .max()
-        .unwrap_or(7)
-        .clamp(7, 48);
+    let width = name_width(exp.variants.iter().map(|v| v.name.as_str()));
     println!(
         "{:<width$}  {:>9}  {:>22}  {:>7}  {:>8}  {:>11}",
         "variant", "games", "battles mean (95% CI)", "median", "looping", "seat 0 wins"
@@ -353,13 +364,7 @@ fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
 /// The Casino War table: how long a bankroll lasts, how often it doubles, and the house
 /// edge, exact beside simulated.
 fn print_casino_table(exp: &Experiment<CasinoRules>, aggregates: &[CasinoAggregate]) {
-    let width = exp
-        .variants
-        .iter()
-        .map(|v| v.name.len())
-        .max()
-        .unwrap_or(7)
-        .clamp(7, 48);
+    let width = name_width(exp.variants.iter().map(|v| v.name.as_str()));
     println!(
         "{:<width$}  {:>9}  {:>22}  {:>8}  {:>8}  {:>11}  {:>22}",
         "variant",

@@ -156,6 +156,8 @@ impl Default for RuleOptions {
 /// A `name = value` that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionError {
+    /// Whose option: `rule` for War, `casino-war` for the casino game's table.
+    pub kind: &'static str,
     pub key: String,
     pub value: Option<String>,
     pub allowed: String,
@@ -166,13 +168,13 @@ impl fmt::Display for OptionError {
         match &self.value {
             None => write!(
                 f,
-                "unknown rule option `{}`; the options are: {}",
-                self.key, self.allowed
+                "unknown {} option `{}`; the options are: {}",
+                self.kind, self.key, self.allowed
             ),
             Some(v) => write!(
                 f,
-                "rule option `{}` cannot be `{}`; allowed: {}",
-                self.key, v, self.allowed
+                "{} option `{}` cannot be `{}`; allowed: {}",
+                self.kind, self.key, v, self.allowed
             ),
         }
     }
@@ -283,6 +285,7 @@ impl RuleOptions {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let v = value.trim();
         let bad = || OptionError {
+            kind: "rule",
             key: key.to_string(),
             value: Some(value.to_string()),
             allowed: allowed(key),
@@ -434,6 +437,7 @@ impl RuleOptions {
             }
             _ => {
                 return Err(OptionError {
+                    kind: "rule",
                     key: key.to_string(),
                     value: None,
                     allowed: option_names(),

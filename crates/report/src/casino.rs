@@ -12,7 +12,7 @@ use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
 
 use crate::plots::{AxisMeans, Boxes, IntervalSeries, Survival};
 use crate::stats::holm;
-use crate::{Manifest, fmt_ci, pct, pvalue, show};
+use crate::{Manifest, box_rows, fmt_ci, pct, pvalue, show};
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -343,19 +343,7 @@ fn bankroll(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
         "Survival curves P(session > n hands) of all variants, log y-axis",
     )?;
     if rows.len() >= 2 {
-        let mut boxes: Vec<(String, [f64; 5], f64)> = rows
-            .iter()
-            .filter_map(|r| {
-                let h = &r.agg.hands;
-                let q = |p: f64| h.quantile(p).map(|v| v as f64);
-                Some((
-                    r.name.clone(),
-                    [q(0.05)?, q(0.25)?, q(0.5)?, q(0.75)?, q(0.95)?],
-                    mean_estimate(h)?.mean,
-                ))
-            })
-            .collect();
-        boxes.sort_by(|a, b| a.1[2].total_cmp(&b.1[2]).then(a.2.total_cmp(&b.2)));
+        let boxes = box_rows(rows.iter().map(|r| (r.name.as_str(), &r.agg.hands)));
         show(
             md,
             dir,

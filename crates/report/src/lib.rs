@@ -114,30 +114,11 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
     if manifest.game == "casino-war" {
         return build_casino(data_dir, reports_root, &manifest);
     }
-    let agg_path = data_dir.join("aggregates.json");
-    let aggs: Aggregates<Aggregate> = serde_json::from_str(
-        &std::fs::read_to_string(&agg_path)
-            .with_context(|| format!("cannot read {} (incomplete run?)", agg_path.display()))?,
-    )
-    .with_context(|| format!("{} is not a warlab aggregates file", agg_path.display()))?;
-    if aggs.variants.len() != manifest.variants.len()
-        || aggs
-            .variants
-            .iter()
-            .zip(&manifest.variants)
-            .any(|(a, m)| a.variant != m.name)
-    {
-        bail!(
-            "{} and {} list different variants: the folder mixes two runs; run the experiment again",
-            agg_path.display(),
-            manifest_path.display()
-        );
-    }
+    let aggs = read_aggregates::<Aggregate>(data_dir, &manifest)?;
     // The experiment text in the manifest gives the sweep axes and the baseline; it is parsed,
     // not run.
     let exp = Experiment::parse(Path::new(&manifest.file), &manifest.text).ok();
     let rows: Vec<Row> = aggs
-        .variants
         .into_iter()
         .zip(&manifest.variants)
         .map(|(a, m)| {
@@ -157,9 +138,6 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
             }
         })
         .collect();
-    if rows.is_empty() {
-        bail!("{} has no variants", agg_path.display());
-    }
     let baseline = exp
         .as_ref()
         .and_then(|e| e.baseline.clone())
@@ -191,8 +169,9 @@ fn read_aggregates<A: serde::de::DeserializeOwned>(
             .any(|(a, m)| a.variant != m.name)
     {
         bail!(
-            "{} and its manifest.json list different variants: the folder mixes two runs; run the experiment again",
+            "{} and {} list different variants: the folder mixes two runs; run the experiment again",
             agg_path.display(),
+            data_dir.join("manifest.json").display()
         );
     }
     if aggs.variants.is_empty() {
@@ -253,6 +232,25 @@ fn into_place(
     std::fs::rename(&tmp, &final_dir)
         .with_context(|| format!("cannot move the report into {}", final_dir.display()))?;
     Ok(final_dir)
+}
+
+/// One box per variant (`[p5, p25, p50, p75, p95]` and the mean of its length histogram),
+/// sorted by median, then mean; variants with no games are left out.
+fn box_rows<'a>(
+    lengths: impl Iterator<Item = (&'a str, &'a warlab_runner::Hist)>,
+) -> Vec<(String, [f64; 5], f64)> {
+    let mut boxes: Vec<(String, [f64; 5], f64)> = lengths
+        .filter_map(|(name, h)| {
+            let q = |p: f64| h.quantile(p).map(|v| v as f64);
+            Some((
+                name.to_string(),
+                [q(0.05)?, q(0.25)?, q(0.5)?, q(0.75)?, q(0.95)?],
+                mean_estimate(h)?.mean,
+            ))
+        })
+        .collect();
+    boxes.sort_by(|a, b| a.1[2].total_cmp(&b.1[2]).then(a.2.total_cmp(&b.2)));
+    boxes
 }
 
 /// A file-name-safe form of a variant name.
@@ -440,19 +438,7 @@ fn write_report(
         "Survival curves P(length > n) of all variants, log y-axis: the tails compared",
     )?;
     if rows.len() >= 2 {
-        let mut boxes: Vec<(String, [f64; 5], f64)> = rows
-            .iter()
-            .filter_map(|r| {
-                let h = &r.agg.battles;
-                let q = |p: f64| h.quantile(p).map(|v| v as f64);
-                Some((
-                    r.name.clone(),
-                    [q(0.05)?, q(0.25)?, q(0.5)?, q(0.75)?, q(0.95)?],
-                    mean_estimate(h)?.mean,
-                ))
-            })
-            .collect();
-        boxes.sort_by(|a, b| a.1[2].total_cmp(&b.1[2]).then(a.2.total_cmp(&b.2)));
+        let boxes = box_rows(rows.iter().map(|r| (r.name.as_str(), &r.agg.battles)));
         show(
             &mut md,
             dir,

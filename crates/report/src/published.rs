@@ -387,17 +387,21 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
             })
             .or_else(|| (!p.variants.is_empty()).then(|| format!("{} variants", p.variants.len())))
             .unwrap_or_else(|| format!("{} × {} deck", p.deck.0, p.deck.1));
+        let _ = write!(
+            md,
+            "| {} | {} | {} (`{}`) | {} | {} |",
+            i + 1,
+            p.source,
+            p.figure,
+            p.statistic_name,
+            variant,
+            published_text,
+        );
         match v {
             Ok(v) => {
                 let _ = writeln!(
                     md,
-                    "| {} | {} | {} (`{}`) | {} | {} | {} | {} | {} / {} | {} |",
-                    i + 1,
-                    p.source,
-                    p.figure,
-                    p.statistic_name,
-                    variant,
-                    published_text,
+                    " {} | {} | {} / {} | {} |",
                     fmt_value(v.ours.value),
                     if v.ours.exact {
                         "exact".to_string()
@@ -422,16 +426,7 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
                 );
             }
             Err(e) => {
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} (`{}`) | {} | {} | – | – | – | not computed: {e} |",
-                    i + 1,
-                    p.source,
-                    p.figure,
-                    p.statistic_name,
-                    variant,
-                    published_text,
-                );
+                let _ = writeln!(md, " – | – | – | not computed: {e} |");
             }
         }
     }
