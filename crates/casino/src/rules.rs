@@ -253,13 +253,13 @@ impl CasinoRules {
             Target::Chips(c) => Some(c),
             Target::None => None,
         };
-        if let Some(t) = target {
-            if t <= o.bankroll {
-                return Err(RulesError(format!(
-                    "target = {t} must be above bankroll = {}",
-                    o.bankroll
-                )));
-            }
+        if let Some(t) = target
+            && t <= o.bankroll
+        {
+            return Err(RulesError(format!(
+                "target = {t} must be above bankroll = {}",
+                o.bankroll
+            )));
         }
         Ok(CasinoRules { options, target })
     }

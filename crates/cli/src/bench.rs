@@ -11,6 +11,8 @@ pub struct BenchConfig {
     pub reps: usize,
     pub threads: usize,
     pub seed: u64,
+    /// Play the classic shape through the portable loop even where the vector loop runs.
+    pub portable: bool,
 }
 
 pub struct BenchResult {
@@ -20,6 +22,8 @@ pub struct BenchResult {
     pub battles_per_game: f64,
     pub reps_1t: Vec<f64>,
     pub reps_all: Vec<f64>,
+    /// The engine loop that played the games (`Engine::hot_loop`).
+    pub hot_loop: &'static str,
 }
 
 /// CPU time of the calling thread: other load on the machine does not count against it.
@@ -49,7 +53,14 @@ pub fn run(
     cfg: &BenchConfig,
     mut progress: impl FnMut(&str),
 ) -> anyhow::Result<BenchResult> {
-    let mut engine = Engine::new(rules);
+    let engine_for = |rules: &Rules| {
+        let mut e = Engine::new(rules);
+        if cfg.portable {
+            e.set_block_loop(false);
+        }
+        e
+    };
+    let mut engine = engine_for(rules);
     // Warm-up: caches, branch predictors, CPU frequency.
     for g in 0..cfg.games.min(20_000) {
         engine.play(GameSeed::new(cfg.seed, 1, g));
@@ -88,7 +99,7 @@ pub fn run(
             (0..total.div_ceil(CHUNK))
                 .into_par_iter()
                 .map_init(
-                    || Engine::new(rules),
+                    || engine_for(rules),
                     |e, c| {
                         let lo = first + c * CHUNK;
                         let hi = (lo + CHUNK).min(first + total);
@@ -116,5 +127,6 @@ pub fn run(
         battles_per_game: median(&mut bpg),
         reps_1t: rates,
         reps_all: all,
+        hot_loop: engine.hot_loop(),
     })
 }

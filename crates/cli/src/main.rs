@@ -81,6 +81,10 @@ enum Command {
         /// Seed of the games played
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Play the classic shape through the portable loop even where this CPU runs the
+        /// vector block loop (both play the same games)
+        #[arg(long)]
+        portable: bool,
     },
     /// List every rule option with its default and allowed values
     Rules,
@@ -328,6 +332,7 @@ fn run(cli: Cli) -> Result<()> {
             reps,
             threads,
             seed,
+            portable,
         } => {
             let rules = rules_from(rules.rules.as_deref(), &rules.rule)?;
             options::check_positive("games", games)?;
@@ -340,6 +345,7 @@ fn run(cli: Cli) -> Result<()> {
                 reps,
                 threads,
                 seed,
+                portable,
             };
             let verbose = std::io::stderr().is_terminal();
             eprintln!(
@@ -351,6 +357,7 @@ fn run(cli: Cli) -> Result<()> {
                 }
             })?;
             println!("rules:            {rules}");
+            println!("engine loop:      {}", r.hot_loop);
             println!(
                 "battles per game: {:.1} (median of reps)",
                 r.battles_per_game
@@ -370,7 +377,8 @@ fn run(cli: Cli) -> Result<()> {
                     .join(",")
             };
             println!(
-                "{{\"rules\":\"{rules}\",\"games_per_s_1t\":{:.0},\"ns_per_battle_1t\":{:.3},\"games_per_s_all\":{:.0},\"threads\":{threads},\"battles_per_game\":{:.2},\"reps\":{reps},\"games_per_rep\":{games},\"reps_1t\":[{}],\"reps_all\":[{}]}}",
+                "{{\"rules\":\"{rules}\",\"loop\":\"{}\",\"games_per_s_1t\":{:.0},\"ns_per_battle_1t\":{:.3},\"games_per_s_all\":{:.0},\"threads\":{threads},\"battles_per_game\":{:.2},\"reps\":{reps},\"games_per_rep\":{games},\"reps_1t\":[{}],\"reps_all\":[{}]}}",
+                r.hot_loop,
                 r.games_per_s_1t,
                 r.ns_per_battle_1t,
                 r.games_per_s_all,

@@ -299,10 +299,10 @@ impl<G: Tables> Sink<G> for Progress<G> {
     }
 
     fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<()> {
-        if let Some((_, _, per)) = &mut self.bars {
-            if let Some(bar) = per.remove(&variant) {
-                bar.finish_and_clear();
-            }
+        if let Some((_, _, per)) = &mut self.bars
+            && let Some(bar) = per.remove(&variant)
+        {
+            bar.finish_and_clear();
         }
         self.store.variant_done(variant, aggregate)
     }

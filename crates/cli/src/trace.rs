@@ -69,10 +69,10 @@ impl<'a, W: Write> Tracer<'a, W> {
     }
 
     fn emit(&mut self, line: &str) {
-        if self.error.is_none() {
-            if let Err(e) = writeln!(self.out, "{line}") {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = writeln!(self.out, "{line}")
+        {
+            self.error = Some(e);
         }
     }
 
@@ -250,10 +250,10 @@ impl<W: Write> Observer for Tracer<'_, W> {
             }
             first = false;
         }
-        if let Some(&(d, _, _)) = self.wars.last() {
-            if d > depth {
-                let _ = write!(line, " | WAR {d}");
-            }
+        if let Some(&(d, _, _)) = self.wars.last()
+            && d > depth
+        {
+            let _ = write!(line, " | WAR {d}");
         }
         for &(p, forfeit) in &self.dropped {
             let _ = write!(

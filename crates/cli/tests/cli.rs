@@ -99,9 +99,23 @@ fn bench_ends_with_a_json_line() {
         "\"games_per_s_1t\":",
         "\"ns_per_battle_1t\":",
         "\"games_per_s_all\":",
+        "\"loop\":",
     ] {
         assert!(last.contains(key), "{last}");
     }
+    // `--portable` keeps the classic shape off the vector loop.
+    let (code, out, _) = warlab(&[
+        "bench",
+        "--games",
+        "500",
+        "--reps",
+        "1",
+        "--threads",
+        "1",
+        "--portable",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"loop\":\"portable\""), "{out}");
 }
 
 #[test]

@@ -23,6 +23,16 @@ fn bench(c: &mut Criterion) {
                 black_box(engine.play(GameSeed::new(1, 0, g)))
             })
         });
+        if engine.hot_loop() == "block" {
+            // The same games through the portable loop, for the ratio on this machine.
+            engine.set_block_loop(false);
+            group.bench_function(format!("{name} (portable loop)"), |b| {
+                b.iter(|| {
+                    g += 1;
+                    black_box(engine.play(GameSeed::new(1, 0, g)))
+                })
+            });
+        }
     }
     group.finish();
 }

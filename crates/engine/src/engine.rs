@@ -268,9 +268,13 @@ pub(crate) struct Table {
     pub pots: Vec<Vec<u8>>,
     pub cause: Vec<Vec<u8>>,
     pub scratch: Vec<u8>,
-    /// Both stacks of the 2-player fast loop, seat 1 at offset `len / 2`; at least
-    /// [`crate::fast::NARROW_CAP`] per seat.
+    /// Both stacks of the 2-player fast loop, seat 1 at offset `len / 2`. For decks of up to
+    /// [`crate::fast::NARROW_CAP`] cards: [`crate::fast::LINEAR_SEAT`] bytes per seat for the
+    /// block loop's linear stretches (the narrow rings use the first `2 * NARROW_CAP` bytes);
+    /// for larger decks, the deck's power of two per seat.
     pub duo: Vec<u8>,
+    /// Whether the fast loop may use the vector block loop: this CPU has the instructions.
+    pub block: bool,
     /// Both pots of a war in the fast loop, seat 1's at offset `len / 2`.
     pub pot2: Vec<u8>,
 }
@@ -282,8 +286,15 @@ impl Table {
             pots: (0..r.players).map(|_| Vec::with_capacity(cap)).collect(),
             cause: (0..r.players).map(|_| Vec::with_capacity(1)).collect(),
             scratch: Vec::with_capacity(cap),
-            // The fast loop's index arithmetic is cheapest with the fixed narrow capacity.
-            duo: vec![0; 2 * cap.max(2).next_power_of_two().max(crate::fast::NARROW_CAP)],
+            duo: vec![
+                0;
+                if cap <= crate::fast::NARROW_CAP {
+                    2 * crate::fast::LINEAR_SEAT
+                } else {
+                    2 * cap.next_power_of_two()
+                }
+            ],
+            block: crate::block::available(),
             pot2: vec![0; 2 * cap],
         }
     }
@@ -479,13 +490,12 @@ pub(crate) fn battle<O: Observer>(
     if let Some(th) = r
         .speed
         .filter(|_| contenders & 1 != 0 && contenders.count_ones() > 1)
+        && rng.next_u64() < th
     {
-        if rng.next_u64() < th {
-            if O::ACTIVE {
-                obs.grab();
-            }
-            contenders = 1;
+        if O::ACTIVE {
+            obs.grab();
         }
+        contenders = 1;
     }
     loop {
         match contenders.count_ones() {
@@ -617,15 +627,16 @@ pub(crate) fn battle<O: Observer>(
             return Some((EndReason::Target, st.most_cards(reached)));
         }
     }
-    if let Some(min) = r.min_cards {
-        if seats(st.in_game).any(|p| st.total(p) < min as usize) {
-            return Some((EndReason::MinCards, st.most_cards(st.in_game)));
-        }
+    if let Some(min) = r.min_cards
+        && seats(st.in_game).any(|p| st.total(p) < min as usize)
+    {
+        return Some((EndReason::MinCards, st.most_cards(st.in_game)));
     }
-    if let Some(n) = r.wars_to_win {
-        if depth > 0 && st.wars_won[winner] >= n {
-            return Some((EndReason::WarsToWin, Some(winner as u8)));
-        }
+    if let Some(n) = r.wars_to_win
+        && depth > 0
+        && st.wars_won[winner] >= n
+    {
+        return Some((EndReason::WarsToWin, Some(winner as u8)));
     }
     if r.battle_limit.is_some_and(|l| tally.battles >= l) {
         return Some((EndReason::BattleLimit, st.most_cards(st.in_game)));
@@ -686,6 +697,32 @@ impl Engine {
             fresh,
             simple: rules.is_simple_two_player(),
             rules: rules.clone(),
+        }
+    }
+
+    /// Turns the vector block loop of the classic shape off (or back on, where the CPU has
+    /// it). It plays the same games as the portable loop; this exists so that tests and
+    /// benchmarks can compare the two on one machine.
+    #[doc(hidden)]
+    pub fn set_block_loop(&mut self, on: bool) {
+        self.table.block = on && crate::block::available();
+    }
+
+    /// Whether classic-shape games run through the vector block loop.
+    #[doc(hidden)]
+    pub fn block_loop(&self) -> bool {
+        self.table.block
+    }
+
+    /// Which loop plays these rules (without an observer): `block` (the vector loop of the
+    /// classic shape), `portable` (the classic shape's scalar loop) or `general`.
+    pub fn hot_loop(&self) -> &'static str {
+        if !self.simple {
+            "general"
+        } else if self.table.block && self.rules.cards.total() <= crate::fast::NARROW_CAP {
+            "block"
+        } else {
+            "portable"
         }
     }
 

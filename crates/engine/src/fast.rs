@@ -20,17 +20,36 @@ use crate::rules::{DownRule, Pickup, Rules};
 /// Stack capacity of the narrow loop: any deal of up to this many cards.
 pub(crate) const NARROW_CAP: usize = 256;
 
+/// Per-seat length of the linear buffers of the block loop ([`crate::block`]): the stacks slide
+/// forward through them and are moved back to the front once a head passes [`SLIDE`].
+pub(crate) const LINEAR_SEAT: usize = 2048;
+/// A head at or past this index moves its stack back to the front. Below it, everything a step
+/// touches (a stack of at most [`NARROW_CAP`] cards, plus a 32-byte store past its tail, plus
+/// a war's advance of at most [`NARROW_CAP`]) stays inside [`LINEAR_SEAT`].
+pub(crate) const SLIDE: usize = 1024;
+
+/// How the two stacks sit in their buffer.
+pub(crate) mod mode {
+    /// Rings of [`super::NARROW_CAP`] cards: an index is its low byte.
+    pub const NARROW: u8 = 0;
+    /// Rings of any power-of-two capacity.
+    pub const WIDE: u8 = 1;
+    /// Linear stretches of [`super::LINEAR_SEAT`] bytes, no wrap-around.
+    pub const LINEAR: u8 = 2;
+}
+
 /// Two stacks in one buffer: seat 0 at `buf[..cap]`, seat 1 at `buf[cap..]`.
-struct Duo<const NARROW: bool> {
+pub(crate) struct Duo<const MODE: u8> {
     base: *mut u8,
     mask: usize,
 }
 
-impl<const NARROW: bool> Duo<NARROW> {
-    fn new(buf: &mut [u8]) -> Duo<NARROW> {
+impl<const MODE: u8> Duo<MODE> {
+    pub(crate) fn new(buf: &mut [u8]) -> Duo<MODE> {
         let cap = buf.len() / 2;
         assert!(cap.is_power_of_two() && buf.len() == 2 * cap);
-        assert!(!NARROW || cap == NARROW_CAP);
+        assert!(MODE != mode::NARROW || cap == NARROW_CAP);
+        assert!(MODE != mode::LINEAR || cap == LINEAR_SEAT);
         Duo {
             base: buf.as_mut_ptr(),
             mask: cap - 1,
@@ -38,27 +57,47 @@ impl<const NARROW: bool> Duo<NARROW> {
     }
 
     #[inline(always)]
-    fn mask(&self) -> usize {
-        if NARROW { NARROW_CAP - 1 } else { self.mask }
+    fn stride(&self) -> usize {
+        match MODE {
+            mode::NARROW => NARROW_CAP,
+            mode::LINEAR => LINEAR_SEAT,
+            _ => self.mask + 1,
+        }
+    }
+
+    /// The start of `seat`'s stretch.
+    #[inline(always)]
+    pub(crate) fn seat(&self, seat: usize) -> *mut u8 {
+        debug_assert!(seat <= 1);
+        // SAFETY: the buffer holds two stretches of `stride` bytes.
+        unsafe { self.base.add(seat * self.stride()) }
     }
 
     #[inline(always)]
     fn at(&self, seat: usize, pos: usize) -> *mut u8 {
-        debug_assert!(seat <= 1);
-        let mask = self.mask();
-        // SAFETY: `base` points at `2 * (mask + 1)` bytes of a buffer borrowed for the whole
-        // game (`run_with` holds `&mut Table`); `seat ≤ 1` and `pos & mask ≤ mask`.
-        unsafe { self.base.add(seat * (mask + 1) + (pos & mask)) }
+        let pos = match MODE {
+            mode::NARROW => pos & (NARROW_CAP - 1),
+            mode::LINEAR => {
+                debug_assert!(pos < LINEAR_SEAT);
+                pos
+            }
+            _ => pos & self.mask,
+        };
+        // SAFETY: `base` points at two stretches of `stride` bytes, borrowed for the whole game
+        // (the loops hold `&mut Table`); `seat ≤ 1` and `pos < stride` (masked for rings; for
+        // the linear stretches the block loop slides the stacks back before a head passes
+        // `SLIDE`, which keeps every position below `LINEAR_SEAT`).
+        unsafe { self.seat(seat).add(pos) }
     }
 
     #[inline(always)]
-    fn get(&self, seat: usize, pos: usize) -> u8 {
+    pub(crate) fn get(&self, seat: usize, pos: usize) -> u8 {
         // SAFETY: `at` stays inside the buffer.
         unsafe { *self.at(seat, pos) }
     }
 
     #[inline(always)]
-    fn set(&mut self, seat: usize, pos: usize, card: u8) {
+    pub(crate) fn set(&mut self, seat: usize, pos: usize, card: u8) {
         // SAFETY: `at` stays inside the buffer.
         unsafe { *self.at(seat, pos) = card }
     }
@@ -80,15 +119,19 @@ pub(crate) fn run(
     tally: &mut Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
-    if t.duo.len() == 2 * NARROW_CAP {
-        run_sized::<true>(r, st, t, tally, rng)
+    if r.cards.total() <= NARROW_CAP {
+        #[cfg(target_arch = "x86_64")]
+        if t.block {
+            return crate::block::run(r, st, t, tally, rng);
+        }
+        run_sized::<{ mode::NARROW }>(r, st, t, tally, rng)
     } else {
-        run_sized::<false>(r, st, t, tally, rng)
+        run_sized::<{ mode::WIDE }>(r, st, t, tally, rng)
     }
 }
 
 #[inline(always)]
-fn run_sized<const NARROW: bool>(
+fn run_sized<const MODE: u8>(
     r: &Rules,
     st: &mut State,
     t: &mut Table,
@@ -97,51 +140,43 @@ fn run_sized<const NARROW: bool>(
 ) -> GameRecord {
     // One copy of the loop per pick-up order, so the order costs nothing per battle.
     match r.pickup {
-        Pickup::Shuffled => run_with::<0, NARROW>(r, st, t, tally, rng),
-        Pickup::Seat => run_with::<1, NARROW>(r, st, t, tally, rng),
-        Pickup::WinnerFirst | Pickup::Played => run_with::<2, NARROW>(r, st, t, tally, rng),
-        Pickup::LoserFirst => run_with::<3, NARROW>(r, st, t, tally, rng),
-        Pickup::RankDesc => run_with::<4, NARROW>(r, st, t, tally, rng),
-        Pickup::RankAsc => run_with::<5, NARROW>(r, st, t, tally, rng),
+        Pickup::Shuffled => run_with::<0, MODE>(r, st, t, tally, rng),
+        Pickup::Seat => run_with::<1, MODE>(r, st, t, tally, rng),
+        Pickup::WinnerFirst | Pickup::Played => run_with::<2, MODE>(r, st, t, tally, rng),
+        Pickup::LoserFirst => run_with::<3, MODE>(r, st, t, tally, rng),
+        Pickup::RankDesc => run_with::<4, MODE>(r, st, t, tally, rng),
+        Pickup::RankAsc => run_with::<5, MODE>(r, st, t, tally, rng),
     }
 }
 
 /// One register holding the battle count (low 32 bits) and the lead changes (high 32 bits).
 const CHANGE: u64 = 1 << 32;
 
-fn run_with<const PICKUP: u8, const NARROW: bool>(
+fn run_with<const PICKUP: u8, const MODE: u8>(
     r: &Rules,
     st: &mut State,
     t: &mut Table,
     tally: &mut Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
-    let n = match r.down {
-        DownRule::Fixed(n) => n as usize,
-        DownRule::PerValue(_) => unreachable!("the fast loop is for a fixed war size"),
+    let buf = if MODE == mode::NARROW {
+        &mut t.duo[..2 * NARROW_CAP]
+    } else {
+        &mut t.duo[..]
     };
-    let cap = u32::try_from(battle_cap(r)).expect("checked by is_simple_two_player");
-    let mut d = Duo::<NARROW>::new(&mut t.duo);
+    let mut d = Duo::<MODE>::new(buf);
+    let Start {
+        n,
+        cap,
+        mut l0,
+        total,
+        first,
+        mut lead,
+    } = start(r, st, &mut d, tally);
     let (mut h0, mut h1) = (0usize, 0usize);
-    for (i, c) in st.stacks[0].iter().enumerate() {
-        d.set(0, i, c);
-    }
-    for (i, c) in st.stacks[1].iter().enumerate() {
-        d.set(1, i, c);
-    }
     // Between battles every card is in one of the two stacks, so seat 1's length is
     // `total - l0`: one length to carry instead of two.
-    let mut l0 = st.stacks[0].len();
-    let total = l0 + st.stacks[1].len();
-    let first = tally.battles;
-    assert!(first < u64::from(cap) && tally.lead_changes <= first);
     let mut acc = first | (tally.lead_changes << 32);
-    // The last lead as a sign: > 0 seat 0, < 0 seat 1, 0 nobody yet.
-    let mut lead: i64 = match tally.leader {
-        Some(0) => 1,
-        Some(_) => -1,
-        None => 0,
-    };
     let mut bits = rng.take_bits();
     let end = loop {
         acc += 1;
@@ -204,32 +239,107 @@ fn run_with<const PICKUP: u8, const NARROW: bool>(
             break (EndReason::AllCards, Some(winner as u8));
         }
         if acc as u32 >= cap {
-            break if r.battle_limit.is_some_and(|lim| acc as u32 as u64 >= lim) {
-                let s = 2 * l0 as i64 - total as i64;
-                let leader = (s != 0).then_some(u8::from(s < 0));
-                (EndReason::BattleLimit, leader)
-            } else {
-                (EndReason::Capped, None)
-            };
+            break at_cap(r, acc as u32, l0, total);
         }
     };
     rng.put_bits(bits);
-    let battles = acc & u64::from(u32::MAX);
+    record(tally, first, acc & u64::from(u32::MAX), acc >> 32, end)
+}
+
+/// Where both fast loops start, after [`start`] has copied the stacks into their buffer.
+pub(crate) struct Start {
+    /// The war size.
+    pub n: usize,
+    /// The battle count at which the game stops ([`battle_cap`]).
+    pub cap: u32,
+    /// Seat 0's cards; seat 1 holds `total - l0`.
+    pub l0: usize,
+    pub total: usize,
+    /// Battles already played (the dealt position may come after some).
+    pub first: u64,
+    /// The last lead as a sign: > 0 seat 0, < 0 seat 1, 0 nobody yet.
+    pub lead: i64,
+}
+
+pub(crate) fn start<const MODE: u8>(
+    r: &Rules,
+    st: &State,
+    d: &mut Duo<MODE>,
+    tally: &Tally,
+) -> Start {
+    let n = match r.down {
+        DownRule::Fixed(n) => n as usize,
+        DownRule::PerValue(_) => unreachable!("the fast loop is for a fixed war size"),
+    };
+    let cap = u32::try_from(battle_cap(r)).expect("checked by is_simple_two_player");
+    for seat in 0..2 {
+        for (i, c) in st.stacks[seat].iter().enumerate() {
+            d.set(seat, i, c);
+        }
+    }
+    let l0 = st.stacks[0].len();
+    let first = tally.battles;
+    assert!(first < u64::from(cap) && tally.lead_changes <= first);
+    Start {
+        n,
+        cap,
+        l0,
+        total: l0 + st.stacks[1].len(),
+        first,
+        lead: match tally.leader {
+            Some(0) => 1,
+            Some(_) => -1,
+            None => 0,
+        },
+    }
+}
+
+/// The end at the battle cap: the rules' battle limit (the leader wins) or the safety cap.
+pub(crate) fn at_cap(r: &Rules, battles: u32, l0: usize, total: usize) -> (EndReason, Option<u8>) {
+    if r.battle_limit.is_some_and(|lim| u64::from(battles) >= lim) {
+        let s = 2 * l0 as i64 - total as i64;
+        (EndReason::BattleLimit, (s != 0).then_some(u8::from(s < 0)))
+    } else {
+        (EndReason::Capped, None)
+    }
+}
+
+/// The record of a fast-loop game that started after `first` battles.
+pub(crate) fn record(
+    tally: &Tally,
+    first: u64,
+    battles: u64,
+    lead_changes: u64,
+    end: (EndReason, Option<u8>),
+) -> GameRecord {
     GameRecord {
         battles,
         wars: tally.wars,
         deepest_war: tally.deepest,
         cards_turned: tally.cards_turned + 2 * (battles - first),
-        lead_changes: acc >> 32,
+        lead_changes,
         winner: end.1,
         end: end.0,
         cycle: None,
     }
 }
 
+/// The cards a seat holding `len` cards puts down in the next round of a war, before its
+/// up card (`n` when it can, all but the last when short), or `None` if it has none.
+#[inline(always)]
+pub(crate) fn stake(len: usize, n: usize) -> Option<usize> {
+    if len > n {
+        Some(n)
+    } else if len >= 1 {
+        Some(len - 1)
+    } else {
+        None
+    }
+}
+
 /// How a war ended: taken by `seat`, leaving the stacks' heads at `h` and seat 0 with `l0`
 /// cards; or both players out, holding `own0` and `own1` cards between them.
-enum War {
+pub(crate) enum War {
     Won {
         seat: usize,
         h: [usize; 2],
@@ -246,10 +356,10 @@ enum War {
 /// its few variables in registers; a war comes once in about 17 battles.
 #[allow(clippy::too_many_arguments)] // the loop's state, passed in registers
 #[inline(never)]
-fn war<const NARROW: bool>(
+pub(crate) fn war<const MODE: u8>(
     r: &Rules,
     n: usize,
-    d: &mut Duo<NARROW>,
+    d: &mut Duo<MODE>,
     t: &mut Table,
     tally: &mut Tally,
     rng: &mut GameRng,
@@ -265,19 +375,10 @@ fn war<const NARROW: bool>(
     pot[0][0] = up[0];
     pot[1][0] = up[1];
     let mut depth = 0u32;
-    let stake = |len: usize| {
-        if len > n {
-            Some(n)
-        } else if len >= 1 {
-            Some(len - 1)
-        } else {
-            None
-        }
-    };
     let won = loop {
         depth += 1;
         tally.wars += 1;
-        let (d0, d1) = match (stake(l[0]), stake(l[1])) {
+        let (d0, d1) = match (stake(l[0], n), stake(l[1], n)) {
             (Some(d0), Some(d1)) => (d0, d1),
             (None, None) => break None,
             (None, Some(_)) => break Some(1),
@@ -325,7 +426,7 @@ fn war<const NARROW: bool>(
 /// [`order_pickup`](crate::engine::order_pickup) for two seats: the same order, and the same
 /// random draws, without per-seat vectors. Returns the cards in the order they go under.
 #[inline(always)]
-fn order2<'a>(
+pub(crate) fn order2<'a>(
     pickup: Pickup,
     taker: usize,
     pots: [&'a [u8]; 2],
@@ -381,7 +482,7 @@ fn order2<'a>(
 /// a branch would mispredict. `lead` keeps the last non-zero margin; the lead changed when the
 /// new margin has the other sign, that is when their product is negative.
 #[inline(always)]
-fn note(lead: &mut i64, l0: usize, total: usize) -> u64 {
+pub(crate) fn note(lead: &mut i64, l0: usize, total: usize) -> u64 {
     let s = 2 * l0 as i64 - total as i64;
     let flip = ((s * *lead) as u64) >> 63;
     *lead = if s != 0 { s } else { *lead };

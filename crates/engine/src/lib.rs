@@ -12,6 +12,7 @@
 //!
 //! This crate does no I/O and has no heavy dependencies: it builds in seconds.
 
+mod block;
 mod cards;
 mod deal;
 mod engine;

@@ -130,20 +130,71 @@ impl GameRng {
         (m >> 32) as u32
     }
 
+    /// Fisher–Yates as the module documentation describes it. Four draws at a time come from
+    /// two generator steps computed side by side (`state·M` and `state·M²`), so the 128-bit
+    /// multiplications of consecutive steps do not wait for each other; the draws, and the
+    /// state left behind, are exactly those of one step at a time.
     #[inline]
     pub fn shuffle(&mut self, s: &mut [u8]) {
         let n = s.len();
         if n < 2 {
             return;
         }
-        for i in (2..n).rev() {
+        let mut i = n - 1;
+        if i >= 2 && self.has_half {
             let j = self.below(i as u32 + 1) as usize;
             s.swap(i, j);
+            i -= 1;
+        }
+        let mut state = self.pcg.state();
+        while i >= 5 {
+            let x = output_xsl_rr(state.wrapping_mul(PCG_MULTIPLIER));
+            let next = state.wrapping_mul(PCG_MULTIPLIER_2);
+            let y = output_xsl_rr(next);
+            let bound = i as u64;
+            let m = [
+                (x & 0xFFFF_FFFF) * (bound + 1),
+                (x >> 32) * bound,
+                (y & 0xFFFF_FFFF) * (bound - 1),
+                (y >> 32) * (bound - 2),
+            ];
+            // A low half below the bound may mean a rejection (probability < 2^-24): leave
+            // those four draws to `below`, which knows the exact rule.
+            if (m[0] as u32 as u64) < bound + 1
+                || (m[1] as u32 as u64) < bound
+                || (m[2] as u32 as u64) < bound - 1
+                || (m[3] as u32 as u64) < bound - 2
+            {
+                break;
+            }
+            for (k, m) in m.into_iter().enumerate() {
+                s.swap(i - k, (m >> 32) as usize);
+            }
+            i -= 4;
+            state = next;
+        }
+        self.pcg = Pcg64Mcg::new(state);
+        while i >= 2 {
+            let j = self.below(i as u32 + 1) as usize;
+            s.swap(i, j);
+            i -= 1;
         }
         if self.bit() {
             s.swap(0, 1);
         }
     }
+}
+
+/// rand_pcg's multiplier for `Pcg64Mcg` (`Mcg128Xsl64`), and its square: a step is
+/// `state ← state·M`, then the output of the new state.
+const PCG_MULTIPLIER: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+const PCG_MULTIPLIER_2: u128 = PCG_MULTIPLIER.wrapping_mul(PCG_MULTIPLIER);
+
+/// rand_pcg's output function for `Pcg64Mcg`: xorshift low, random rotation.
+#[inline(always)]
+fn output_xsl_rr(state: u128) -> u64 {
+    let rot = (state >> 122) as u32;
+    (((state >> 64) as u64) ^ (state as u64)).rotate_right(rot)
 }
 
 #[inline(always)]
@@ -156,5 +207,71 @@ fn next_bit(bits: &mut u64, pcg: &mut Pcg64Mcg) -> bool {
         let b = *bits & 1 != 0;
         *bits >>= 1;
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shuffle one draw at a time, through the public draws.
+    fn reference_shuffle(rng: &mut GameRng, s: &mut [u8]) {
+        let n = s.len();
+        if n < 2 {
+            return;
+        }
+        for i in (2..n).rev() {
+            let j = rng.below(i as u32 + 1) as usize;
+            s.swap(i, j);
+        }
+        if rng.bit() {
+            s.swap(0, 1);
+        }
+    }
+
+    /// Mixed draws: the fast shuffle must leave every card and every later draw as the
+    /// reference does, whatever half-word or bit is pending when it starts.
+    fn same_as_reference(id: GameSeed, sizes: &[usize]) -> bool {
+        let (mut a, mut b) = (GameRng::new(id), GameRng::new(id));
+        for (step, &n) in sizes.iter().enumerate() {
+            let mut x: Vec<u8> = (0..n as u8).collect();
+            let mut y = x.clone();
+            a.shuffle(&mut x);
+            reference_shuffle(&mut b, &mut y);
+            assert_eq!(x, y, "{id:?}, shuffle {step} of {n} cards");
+            if step % 3 == 1 {
+                assert_eq!(a.below(7), b.below(7));
+            }
+            if step % 4 == 2 {
+                assert_eq!(a.bit(), b.bit());
+            }
+        }
+        assert_eq!(a.next_u64(), b.next_u64());
+        true
+    }
+
+    #[test]
+    fn fast_shuffle_equals_one_draw_at_a_time() {
+        let sizes: Vec<usize> = (0..60).chain([52, 104, 255, 256, 10, 10, 3]).collect();
+        for g in 0..300 {
+            assert!(same_as_reference(GameSeed::new(7, 1, g), &sizes));
+        }
+    }
+
+    /// Deals whose 52-card shuffle meets a draw with a low half below its bound (found by a
+    /// search over game indices of seed 0): the fast loop hands those draws to `below`.
+    #[test]
+    fn possible_rejections_are_left_to_below() {
+        for (g, draw, bound) in [
+            (4_202_571u64, 0u64, 52u64),
+            (4_104_780, 31, 21),
+            (6_323_860, 40, 12),
+        ] {
+            let mut rng = GameRng::new(GameSeed::new(0, 0, g));
+            let words: Vec<u64> = (0..=draw / 2).map(|_| rng.next_u64()).collect();
+            let half = (words[(draw / 2) as usize] >> (32 * (draw % 2))) as u32;
+            assert!((u64::from(half) * bound) as u32 as u64 <= bound);
+            assert!(same_as_reference(GameSeed::new(0, 0, g), &[52, 52, 10]));
+        }
     }
 }

@@ -839,26 +839,24 @@ impl Rules {
                 "the war's loser taking back its cause is a 2-player rule (Arneson)",
             ));
         }
-        if let Some(t) = o.target_cards {
-            if t as usize > per_player * players {
-                return Err(err(
-                    &["target_cards", "players", "deck"],
-                    format!(
-                        "target_cards must be at most the {} cards in play",
-                        per_player * players
-                    ),
-                ));
-            }
+        if let Some(t) = o.target_cards
+            && t as usize > per_player * players
+        {
+            return Err(err(
+                &["target_cards", "players", "deck"],
+                format!(
+                    "target_cards must be at most the {} cards in play",
+                    per_player * players
+                ),
+            ));
         }
-        if let Some(m) = o.min_cards {
-            if m as usize > per_player {
-                return Err(err(
-                    &["min_cards", "players", "deck"],
-                    format!(
-                        "min_cards must be at most the {per_player} cards each player starts with"
-                    ),
-                ));
-            }
+        if let Some(m) = o.min_cards
+            && m as usize > per_player
+        {
+            return Err(err(
+                &["min_cards", "players", "deck"],
+                format!("min_cards must be at most the {per_player} cards each player starts with"),
+            ));
         }
         let hand = usize::from(o.hand);
         let mut policies = [Policy::Random; 4];

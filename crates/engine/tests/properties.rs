@@ -163,21 +163,35 @@ proptest! {
         prop_assert_eq!(alone, run[pick as usize]);
     }
 
+    /// The classic shape's loops — the vector block loop (where this CPU has it), the portable
+    /// ring loop (narrow and wide) and the general loop — play the same games, record for
+    /// record, on standard and custom decks (odd totals and stacks of one card included).
     #[test]
-    fn fast_loop_equals_general_loop(
+    fn fast_loops_equal_general_loop(
         war_down in 0u8..6,
         pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
         limit in proptest::sample::select(&["none", "100", "1000"][..]),
-        deck in proptest::sample::select(&["standard52", "piquet36", "jokers54"][..]),
+        deck in proptest::sample::select(&["standard52", "piquet36", "jokers54", "custom"][..]),
+        decks in 1u16..7,
+        ranks in 2u16..40,
+        suits in 1u16..5,
         seed in 0u64..1_000_000,
     ) {
-        let wd = war_down.to_string();
-        let pairs = [("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit), ("deck", deck)];
-        let rules = Rules::from_pairs(pairs).unwrap();
+        let (wd, n, r, s) = (war_down.to_string(), decks.to_string(), ranks.to_string(), suits.to_string());
+        let mut pairs = vec![("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit), ("deck", deck), ("decks", n.as_str())];
+        if deck == "custom" {
+            pairs.extend([("ranks", r.as_str()), ("suits", s.as_str())]);
+        }
+        let Ok(rules) = Rules::from_pairs(pairs) else { return Ok(()) };
         let mut engine = Engine::new(&rules);
+        let block = engine.block_loop();
         for g in 0..20 {
             let id = GameSeed::new(seed, 0, g);
-            prop_assert_eq!(engine.play(id), engine.play_observed(id, &mut General), "game {}", g);
+            let general = engine.play_observed(id, &mut General);
+            prop_assert_eq!(engine.play(id), general, "game {} (block loop: {})", g, block);
+            engine.set_block_loop(false);
+            prop_assert_eq!(engine.play(id), general, "game {}, portable loop", g);
+            engine.set_block_loop(block);
         }
     }
 }

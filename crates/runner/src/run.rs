@@ -236,11 +236,11 @@ pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), 
             if failure.is_some() {
                 continue;
             }
-            if plan.rows {
-                if let Err(e) = sink.rows(job.variant, &done.rows) {
-                    failure = Some(e);
-                    continue;
-                }
+            if plan.rows
+                && let Err(e) = sink.rows(job.variant, &done.rows)
+            {
+                failure = Some(e);
+                continue;
             }
             let agg = aggregates.entry(job.variant).or_default();
             G::merge(agg, &done.aggregate);

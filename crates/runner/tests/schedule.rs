@@ -156,7 +156,7 @@ fn shards_tile_the_games_in_whole_chunks() {
                     r.start == next,
                     "games {games}, shard {i}/{n}: {r:?} after {next}"
                 );
-                assert!(r.start % CHUNK == 0 || r.start == games);
+                assert!(r.start.is_multiple_of(CHUNK) || r.start == games);
                 next = r.end;
             }
             assert_eq!(next, games, "games {games}, {n} shards");
