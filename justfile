@@ -16,6 +16,7 @@ bench *ARGS:
 # The figures recorded in BENCHMARKS.md.
 bench-all:
     cargo run --release -- bench
+    cargo run --release -- bench --portable
     cargo run --release -- bench --rule pickup=seat
     cargo run --release -- bench --rule players=4
     cargo run --release -- bench --rule hand=3
