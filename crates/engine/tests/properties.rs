@@ -1,7 +1,7 @@
 //! Property tests over random option combinations and deals.
 
 use proptest::prelude::*;
-use warlab_engine::{EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
+use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
 
 /// Random rule options: any combination; the invalid ones are filtered by `Rules::new`.
 fn options() -> impl Strategy<Value = Vec<(String, String)>> {
@@ -193,5 +193,34 @@ proptest! {
             prop_assert_eq!(engine.play(id), general, "game {}, portable loop", g);
             engine.set_block_loop(block);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Explicit deals split anywhere (a stack of one card against 51 included) and battle limits
+    /// that fall inside the first block of battles: the three loops still agree.
+    #[test]
+    fn uneven_deals_and_early_limits_play_alike_in_every_loop(
+        order in Just((0u8..52).collect::<Vec<u8>>()).prop_shuffle(),
+        split in 1usize..52,
+        war_down in 0u8..4,
+        pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
+        limit in proptest::sample::select(&["1", "2", "7", "100", "none"][..]),
+        seed in 0u64..1_000_000,
+    ) {
+        let wd = war_down.to_string();
+        let rules = Rules::from_pairs([("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit)]).unwrap();
+        let labels: Vec<&str> = order.iter().map(|&c| rules.cards().label(c / 4)).collect();
+        let text = format!("{} / {}", labels[..split].join(" "), labels[split..].join(" "));
+        let deal = Deal::parse(&rules, &text).unwrap();
+        let mut engine = Engine::new(&rules);
+        let block = engine.block_loop();
+        let id = GameSeed::new(seed, 0, 0);
+        let general = engine.play_deal_observed(&deal, id, &mut General);
+        prop_assert_eq!(engine.play_deal(&deal, id), general, "{} (block loop: {})", text, block);
+        engine.set_block_loop(false);
+        prop_assert_eq!(engine.play_deal(&deal, id), general, "{}, portable loop", text);
     }
 }
