@@ -274,11 +274,11 @@ mod x86 {
         fast::record(tally, first, u64::from(battles), changes, end)
     }
 
-    /// A war on the linear stacks, from the tied cards at the heads `h` (`l` counts them): the
-    /// same steps and draws as [`fast::war`], but each seat's pot is simply the run of its
-    /// stack from the tied card to its last card played, so nothing is copied until the
-    /// winner takes the cards: both runs go straight behind the winner's tail, and a shuffled
-    /// pick-up shuffles them there.
+    /// A war on the linear stacks, from the tied cards at the heads (`l0`, `l1` count them):
+    /// the rounds of [`fast::rounds`], then each seat's pot is simply the run of its stack from
+    /// the tied card to its last card staked, so nothing is copied until the winner takes the
+    /// cards: both runs go straight behind the winner's tail, and a shuffled pick-up shuffles
+    /// them there.
     ///
     /// # Safety
     /// `s0`, `s1`, `h0`, `h1`, `l0`, `l1` describe the stacks of the block loop's linear
@@ -301,31 +301,10 @@ mod x86 {
         // Scalars, not pairs, cross the call: a pair stored as two words and loaded as one
         // vector stalls store-to-load forwarding.
         let (s, start) = ([s0, s1], [h0, h1]);
-        // Past the tied cards.
-        let mut h = [h0 + 1, h1 + 1];
-        let mut l = [l0 - 1, l1 - 1];
-        let (mut wars, mut turned, mut depth) = (0u64, 0u64, 0u32);
-        let won = loop {
-            depth += 1;
-            wars += 1;
-            let (d0, d1) = match (fast::stake(l[0], n), fast::stake(l[1], n)) {
-                (Some(d0), Some(d1)) => (d0, d1),
-                (None, None) => break None,
-                (None, Some(_)) => break Some(1),
-                (Some(_), None) => break Some(0),
-            };
-            h = [h[0] + d0 + 1, h[1] + d1 + 1];
-            l = [l[0] - d0 - 1, l[1] - d1 - 1];
-            turned += (d0 + d1 + 2) as u64;
-            // SAFETY: the up cards are the last ones staked, inside each stack (`d < l`).
-            let up = unsafe { [*s[0].add(h[0] - 1), *s[1].add(h[1] - 1)] };
-            if up[0] != up[1] {
-                break Some(usize::from(up[1] > up[0]));
-            }
-        };
-        tally.wars += wars;
-        tally.cards_turned += turned;
-        tally.deepest = tally.deepest.max(depth);
+        // SAFETY: `rounds` reads only cards it has staked, inside each stack.
+        let (won, h, mut l) = fast::rounds(n, start, [l0, l1], tally, |seat, pos| unsafe {
+            *s[seat].add(pos)
+        });
         let k = [h[0] - start[0], h[1] - start[1]];
         let Some(w) = won else {
             return War::Draw {

@@ -708,18 +708,12 @@ impl Engine {
         self.table.block = on && crate::block::available();
     }
 
-    /// Whether classic-shape games run through the vector block loop.
-    #[doc(hidden)]
-    pub fn block_loop(&self) -> bool {
-        self.table.block
-    }
-
     /// Which loop plays these rules (without an observer): `block` (the vector loop of the
     /// classic shape), `portable` (the classic shape's scalar loop) or `general`.
     pub fn hot_loop(&self) -> &'static str {
         if !self.simple {
             "general"
-        } else if self.table.block && self.rules.cards.total() <= crate::fast::NARROW_CAP {
+        } else if crate::fast::uses_block(&self.rules, &self.table) {
             "block"
         } else {
             "portable"

@@ -119,15 +119,21 @@ pub(crate) fn run(
     tally: &mut Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
-    if r.cards.total() <= NARROW_CAP {
+    if uses_block(r, t) {
         #[cfg(target_arch = "x86_64")]
-        if t.block {
-            return crate::block::run(r, st, t, tally, rng);
-        }
+        return crate::block::run(r, st, t, tally, rng);
+    }
+    if r.cards.total() <= NARROW_CAP {
         run_sized::<{ mode::NARROW }>(r, st, t, tally, rng)
     } else {
         run_sized::<{ mode::WIDE }>(r, st, t, tally, rng)
     }
+}
+
+/// Whether [`run`] hands these rules to the vector block loop: the CPU has it and the deck
+/// fits its linear stretches.
+pub(crate) fn uses_block(r: &Rules, t: &Table) -> bool {
+    t.block && r.cards.total() <= NARROW_CAP
 }
 
 #[inline(always)]
@@ -216,9 +222,8 @@ fn run_with<const PICKUP: u8, const MODE: u8>(
                 t,
                 tally,
                 rng,
-                [a, b],
-                [h0, h1],
-                [l0 - 1, total - l0 - 1],
+                [h0 - 1, h1 - 1],
+                [l0, total - l0],
             );
             bits = rng.take_bits();
             match out {
@@ -351,9 +356,50 @@ pub(crate) enum War {
     },
 }
 
-/// A war, after the tied cards `up` (the heads are already past them and `l` excludes them):
-/// the same steps as the general loop, on two seats. Out of line so that the battle loop keeps
-/// its few variables in registers; a war comes once in about 17 battles.
+/// The rounds of a war between two seats, from the tied cards at the heads `start` (`l`
+/// counts them): each seat stakes its down cards and an up card ([`stake`]) until the up cards
+/// differ or a seat has none left. `card(seat, pos)` reads a stack. Returns the taker (`None`:
+/// both out), the heads past every card staked and the cards left; counts the wars, the cards
+/// turned and the depth into `tally`. Each seat's pot is the run of its stack from `start` to
+/// the returned head.
+#[inline(always)]
+pub(crate) fn rounds(
+    n: usize,
+    start: [usize; 2],
+    l: [usize; 2],
+    tally: &mut Tally,
+    card: impl Fn(usize, usize) -> u8,
+) -> (Option<usize>, [usize; 2], [usize; 2]) {
+    // Past the tied cards.
+    let mut h = [start[0] + 1, start[1] + 1];
+    let mut l = [l[0] - 1, l[1] - 1];
+    let (mut wars, mut turned, mut depth) = (0u64, 0u64, 0u32);
+    let won = loop {
+        depth += 1;
+        wars += 1;
+        let (d0, d1) = match (stake(l[0], n), stake(l[1], n)) {
+            (Some(d0), Some(d1)) => (d0, d1),
+            (None, None) => break None,
+            (None, Some(_)) => break Some(1),
+            (Some(_), None) => break Some(0),
+        };
+        h = [h[0] + d0 + 1, h[1] + d1 + 1];
+        l = [l[0] - d0 - 1, l[1] - d1 - 1];
+        turned += (d0 + d1 + 2) as u64;
+        let up = [card(0, h[0] - 1), card(1, h[1] - 1)];
+        if up[0] != up[1] {
+            break Some(usize::from(up[1] > up[0]));
+        }
+    };
+    tally.wars += wars;
+    tally.cards_turned += turned;
+    tally.deepest = tally.deepest.max(depth);
+    (won, h, l)
+}
+
+/// A war from the tied cards at the heads `start` (`l` counts them): the same steps as the
+/// general loop, on two seats. Out of line so that the battle loop keeps its few variables in
+/// registers; a war comes once in about 17 battles.
 #[allow(clippy::too_many_arguments)] // the loop's state, passed in registers
 #[inline(never)]
 pub(crate) fn war<const MODE: u8>(
@@ -363,55 +409,27 @@ pub(crate) fn war<const MODE: u8>(
     t: &mut Table,
     tally: &mut Tally,
     rng: &mut GameRng,
-    up: [u8; 2],
-    mut h: [usize; 2],
-    mut l: [usize; 2],
+    start: [usize; 2],
+    l: [usize; 2],
 ) -> War {
-    // Both pots in one buffer, seat 1's at `stride`, with their lengths in registers.
-    let stride = t.pot2.len() / 2;
-    let (p0, p1) = t.pot2.split_at_mut(stride);
-    let pot = [p0, p1];
-    let mut k = [1usize, 1];
-    pot[0][0] = up[0];
-    pot[1][0] = up[1];
-    let mut depth = 0u32;
-    let won = loop {
-        depth += 1;
-        tally.wars += 1;
-        let (d0, d1) = match (stake(l[0], n), stake(l[1], n)) {
-            (Some(d0), Some(d1)) => (d0, d1),
-            (None, None) => break None,
-            (None, Some(_)) => break Some(1),
-            (Some(_), None) => break Some(0),
-        };
-        for (seat, down) in [(0, d0), (1, d1)] {
-            for c in &mut pot[seat][k[seat]..=k[seat] + down] {
-                *c = d.get(seat, h[seat]);
-                h[seat] += 1;
-            }
-            k[seat] += down + 1;
-            l[seat] -= down + 1;
-        }
-        tally.cards_turned += (d0 + d1 + 2) as u64;
-        let up = [pot[0][k[0] - 1], pot[1][k[1] - 1]];
-        if up[0] != up[1] {
-            break Some(usize::from(up[1] > up[0]));
-        }
-    };
-    tally.deepest = tally.deepest.max(depth);
+    let (won, h, mut l) = rounds(n, start, l, tally, |seat, pos| d.get(seat, pos));
+    let k = [h[0] - start[0], h[1] - start[1]];
     let Some(w) = won else {
         return War::Draw {
             own0: k[0],
             own1: k[1],
         };
     };
-    let taken = order2(
-        r.pickup,
-        w,
-        [&pot[0][..k[0]], &pot[1][..k[1]]],
-        &mut t.scratch,
-        rng,
-    );
+    // Both pots in one buffer, seat 1's at `stride`; nothing has been written to the stacks
+    // since the cards were staked, so they are read back from there.
+    let stride = t.pot2.len() / 2;
+    let (p0, p1) = t.pot2.split_at_mut(stride);
+    for (seat, pot) in [&mut *p0, &mut *p1].into_iter().enumerate() {
+        for (i, c) in pot[..k[seat]].iter_mut().enumerate() {
+            *c = d.get(seat, start[seat] + i);
+        }
+    }
+    let taken = order2(r.pickup, w, [&p0[..k[0]], &p1[..k[1]]], &mut t.scratch, rng);
     for &c in taken {
         d.set(w, h[w] + l[w], c);
         l[w] += 1;

@@ -184,14 +184,14 @@ proptest! {
         }
         let Ok(rules) = Rules::from_pairs(pairs) else { return Ok(()) };
         let mut engine = Engine::new(&rules);
-        let block = engine.block_loop();
+        let hot = engine.hot_loop();
         for g in 0..20 {
             let id = GameSeed::new(seed, 0, g);
             let general = engine.play_observed(id, &mut General);
-            prop_assert_eq!(engine.play(id), general, "game {} (block loop: {})", g, block);
+            prop_assert_eq!(engine.play(id), general, "game {} ({} loop)", g, hot);
             engine.set_block_loop(false);
             prop_assert_eq!(engine.play(id), general, "game {}, portable loop", g);
-            engine.set_block_loop(block);
+            engine.set_block_loop(true);
         }
     }
 }
@@ -216,10 +216,9 @@ proptest! {
         let text = format!("{} / {}", labels[..split].join(" "), labels[split..].join(" "));
         let deal = Deal::parse(&rules, &text).unwrap();
         let mut engine = Engine::new(&rules);
-        let block = engine.block_loop();
         let id = GameSeed::new(seed, 0, 0);
         let general = engine.play_deal_observed(&deal, id, &mut General);
-        prop_assert_eq!(engine.play_deal(&deal, id), general, "{} (block loop: {})", text, block);
+        prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, engine.hot_loop());
         engine.set_block_loop(false);
         prop_assert_eq!(engine.play_deal(&deal, id), general, "{}, portable loop", text);
     }

@@ -12,7 +12,7 @@ use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
 
 use crate::plots::{AxisMeans, Boxes, IntervalSeries, Survival};
 use crate::stats::holm;
-use crate::{Manifest, box_rows, fmt_ci, pct, pvalue, show};
+use crate::{Manifest, box_rows, fmt_ci, length_cells, pct, pvalue, show};
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -294,24 +294,15 @@ fn bankroll(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
     );
     for r in rows {
         let a = &r.agg;
-        let h = mean_estimate(&a.hands);
-        let q = |p: f64| a.hands.quantile(p).map_or("–".into(), |v| v.to_string());
         let bank = mean_estimate(&a.final_bankroll);
         let _ = writeln!(
             md,
-            "| `{}` | {} / {} / {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| `{}` | {} / {} / {} | {} | {} | {} | {} | {} | {} |",
             r.name,
             r.rules.bankroll(),
             r.rules.bet(),
             r.rules.target().map_or("none".into(), |t| t.to_string()),
-            h.map_or("–".into(), |h| format!("{:.1}", h.mean)),
-            fmt_ci(h.and_then(|h| h.ci), 1),
-            h.and_then(|h| h.sd)
-                .map_or("–".into(), |s| format!("{s:.1}")),
-            q(0.5),
-            q(0.9),
-            q(0.99),
-            a.hands.max().map_or("–".into(), |v| v.to_string()),
+            length_cells(&a.hands, 1),
             pct(a.ended(SessionEnd::Ruin), a.sessions),
             pct(a.ended(SessionEnd::Target), a.sessions),
             pct(a.ended(SessionEnd::HandsLimit), a.sessions),

@@ -19,7 +19,7 @@ use serde::Deserialize;
 use warlab_engine::EndReason;
 use warlab_experiment::Experiment;
 use warlab_runner::summary::{t975, wilson};
-use warlab_runner::{Aggregate, mean_estimate};
+use warlab_runner::{Aggregate, Hist, mean_estimate};
 
 use crate::plots::{AxisMeans, Boxes, IntervalSeries, LengthHist, Lines, Survival, TwoHists, save};
 use crate::stats::{compare, holm, power_law};
@@ -288,6 +288,24 @@ fn figure(md: &mut String, stem: &str, caption: &str) {
     );
 }
 
+/// The table cells `mean (95 % CI) | sd | median | p90 | p99 | max` of a length histogram,
+/// the mean and its CI with `digits` decimals.
+fn length_cells(h: &Hist, digits: usize) -> String {
+    let m = mean_estimate(h);
+    let q = |p: f64| h.quantile(p).map_or("–".into(), |v| v.to_string());
+    format!(
+        "{} ({}) | {} | {} | {} | {} | {}",
+        m.map_or("–".into(), |m| format!("{:.digits$}", m.mean)),
+        fmt_ci(m.and_then(|m| m.ci), digits),
+        m.and_then(|m| m.sd)
+            .map_or("–".into(), |s| format!("{s:.1}")),
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        h.max().map_or("–".into(), |v| v.to_string()),
+    )
+}
+
 fn fmt_ci(ci: Option<(f64, f64)>, digits: usize) -> String {
     ci.map_or("–".into(), |(lo, hi)| {
         format!("{lo:.digits$}–{hi:.digits$}")
@@ -386,23 +404,14 @@ fn write_report(
     md.push_str("## Game length\n\n| variant | games | mean (95 % CI) | sd | median | p90 | p99 | max | wars/game | cards turned/game | looping or capped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let a = &r.agg;
-        let b = mean_estimate(&a.battles);
         let w = mean_estimate(&a.wars);
         let c = mean_estimate(&a.cards);
-        let q = |p: f64| a.battles.quantile(p).map_or("–".into(), |v| v.to_string());
         let _ = writeln!(
             md,
-            "| `{}` | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} |",
             r.name,
             a.games,
-            b.map_or("–".into(), |b| format!("{:.2}", b.mean)),
-            fmt_ci(b.and_then(|b| b.ci), 2),
-            b.and_then(|b| b.sd)
-                .map_or("–".into(), |s| format!("{s:.1}")),
-            q(0.5),
-            q(0.9),
-            q(0.99),
-            a.battles.max().map_or("–".into(), |v| v.to_string()),
+            length_cells(&a.battles, 2),
             w.map_or("–".into(), |w| format!(
                 "{:.2} ± {:.2}",
                 w.mean,
