@@ -435,6 +435,11 @@ pub(crate) fn battle<O: Observer>(
     obs: &mut O,
 ) -> Option<End> {
     let np = r.players;
+    if r.two_pile == Some(OnEmpty::Lose)
+        && let Some(end) = empty_stacks_lose(r, st)
+    {
+        return Some(end);
+    }
     tally.battles += 1;
     for p in 0..np {
         t.pots[p].clear();
@@ -578,7 +583,11 @@ pub(crate) fn battle<O: Observer>(
     tally.deepest = tally.deepest.max(depth);
 
     if depth > 0 {
-        st.wars_won[winner] += 1;
+        // Wars won decide nothing but `wars_to_win`: counted only there, so that they never
+        // keep an otherwise repeating state from repeating (cycle detection compares them).
+        if r.wars_to_win.is_some() {
+            st.wars_won[winner] += 1;
+        }
         if r.cause_to_loser {
             let loser = 1 - winner;
             if forfeited & bit(loser) == 0 {
@@ -642,6 +651,25 @@ pub(crate) fn battle<O: Observer>(
         return Some((EndReason::BattleLimit, st.most_cards(st.in_game)));
     }
     None
+}
+
+/// `on_empty = lose`, before a battle: a player who cannot turn up a card from the stack (or
+/// the hand) is out. With two or more players left the battle is played and the out players'
+/// cards go onto its table (see `battle`); with fewer, no battle is played: the one player
+/// left wins by forfeit, and if nobody can play, the game is a draw.
+fn empty_stacks_lose(r: &Rules, st: &mut State) -> Option<End> {
+    let able = seats(st.in_game)
+        .filter(|&p| st.up_supply(r, p) > 0)
+        .fold(0u8, |m, p| m | bit(p));
+    if able.count_ones() >= 2 {
+        return None;
+    }
+    // The game is over: the cards stay with their holders.
+    st.in_game = able;
+    Some((
+        EndReason::Forfeit,
+        (able != 0).then(|| able.trailing_zeros() as u8),
+    ))
 }
 
 /// Every player in the war ran out at once: each takes back their own cards; a draw.

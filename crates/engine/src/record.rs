@@ -17,7 +17,8 @@ pub enum EndReason {
     Target,
     /// A player fell below `min_cards`.
     MinCards,
-    /// The last elimination was a forfeit (`short_war = lose`, or `on_empty = lose`).
+    /// The last elimination was a forfeit (`short_war = lose`, or `on_empty = lose`). Under
+    /// `on_empty = lose` every remaining stack can run out at once: a forfeit with no winner.
     Forfeit,
     /// Every player in a war ran out at once: each took back their cards, the game is drawn.
     DrawInWar,

@@ -108,3 +108,32 @@ fn random_rules_never_cycle() {
         assert_ne!(rec.end, EndReason::Cycle);
     }
 }
+
+/// A loop whose period holds a war is found too: the wars won are not part of the state unless
+/// `wars_to_win` needs them (they once were, and such loops ran to the safety cap).
+#[test]
+fn loops_holding_wars_are_found() {
+    for pairs in [
+        vec![
+            ("deck", "custom"),
+            ("ranks", "5"),
+            ("suits", "2"),
+            ("pickup", "seat"),
+            ("war_down", "1"),
+        ],
+        vec![("pickup", "seat"), ("war_down", "1")],
+    ] {
+        let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+        let mut engine = Engine::new(&rules);
+        let (mut cycles, mut with_wars) = (0, 0);
+        for g in 0..3000 {
+            let rec = engine.play(GameSeed::new(11, 0, g));
+            assert_ne!(rec.end, EndReason::Capped, "{pairs:?} game {g}: {rec:?}");
+            if rec.end == EndReason::Cycle {
+                cycles += 1;
+                with_wars += usize::from(rec.wars > 0);
+            }
+        }
+        assert!(cycles > 0 && with_wars > 0, "{pairs:?}: {cycles} {with_wars}");
+    }
+}

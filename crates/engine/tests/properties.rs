@@ -1,7 +1,9 @@
 //! Property tests over random option combinations and deals.
 
 use proptest::prelude::*;
-use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
+use warlab_engine::{
+    Deal, EndReason, Engine, GameRecord, GameSeed, Observer, OnEmpty, Rules, View,
+};
 
 /// Random rule options: any combination; the invalid ones are filtered by `Rules::new`.
 fn options() -> impl Strategy<Value = Vec<(String, String)>> {
@@ -119,9 +121,12 @@ fn check_record(rules: &Rules, rec: &GameRecord) {
             assert_eq!(rec.winner, None);
             assert_eq!(Some(rec.battles), rules.safety_cap());
         }
-        EndReason::AllCards | EndReason::Forfeit | EndReason::WarsToWin => {
-            assert!(rec.winner.is_some())
-        }
+        EndReason::AllCards | EndReason::WarsToWin => assert!(rec.winner.is_some()),
+        // Only an empty stack under `on_empty = lose` can leave nobody to play on.
+        EndReason::Forfeit => assert!(
+            rec.winner.is_some() || rules.options().on_empty == Some(OnEmpty::Lose),
+            "{rec:?}"
+        ),
         EndReason::DrawInWar => assert_eq!(rec.winner, None),
         EndReason::BattleLimit | EndReason::Target | EndReason::MinCards => {}
     }

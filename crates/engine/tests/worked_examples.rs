@@ -329,16 +329,35 @@ fn two_pile_turn_over_plays_like_one_pile() {
 
 #[test]
 fn two_pile_on_empty_shuffle_and_lose() {
-    let (rec, log) = play(
-        &[SEAT, ("pile", "two-pile"), ("on_empty", "lose")],
-        "5C / 3D 4D",
-    );
+    // Seat 0 wins the 5 against the 3 and its stack is empty: it cannot turn up the next card,
+    // so it loses with its won pile, and no further battle is played.
+    let lose = [SEAT, ("pile", "two-pile"), ("on_empty", "lose")];
+    let (rec, log) = play(&lose, "5C / 3D 4D");
+    assert_eq!(log.battles.len(), 1, "no battle without a card to turn");
+    assert_eq!(log.battles[0].piles[0], s("5 3"));
     assert_eq!(
-        log.battles[1].dropped,
-        vec![(0, true)],
+        (rec.end, rec.winner, rec.battles, rec.cards_turned),
+        (EndReason::Forfeit, Some(1), 1, 2),
         "empty stack loses even with a won pile"
     );
-    assert_eq!((rec.end, rec.winner), (EndReason::Forfeit, Some(1)));
+    // Both stacks run out in the same battle: nobody can play on, a draw (by forfeit, not a war).
+    let (rec, log) = play(&lose, "5C 2C / 3D 4D");
+    assert_eq!(log.battles.len(), 2);
+    assert_eq!(log.battles[1].wars, 0);
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles, rec.cards_turned),
+        (EndReason::Forfeit, None, 2, 4)
+    );
+    // Three players: the one whose stack ran out drops out before the next battle, and its won
+    // pile goes to that battle's winner; the other two play on.
+    let (rec, log) = play(
+        &[SEAT, ("pile", "two-pile"), ("on_empty", "lose"), ("players", "3")],
+        "9C / 3D 4D / 2H 5H",
+    );
+    assert_eq!(log.battles[1].dropped, vec![(0, true)]);
+    assert_eq!(log.battles[1].winner, Some(2), "5 beats 4; the 9 and 3 of seat 0's pile go along");
+    assert_eq!(log.battles[1].pot, 5);
+    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::Forfeit, Some(2), 2));
     let mut firsts = std::collections::BTreeSet::new();
     for seed in 0..64 {
         let (_, log) = play_seeded(
