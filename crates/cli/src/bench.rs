@@ -130,3 +130,125 @@ pub fn run(
         hot_loop: engine.hot_loop(),
     })
 }
+
+/// The rule shapes `warlab bench --shapes` measures side by side: one per option value that
+/// changes how a battle is played, each against the classic rules. Names are what the table
+/// prints; the pairs are `--rule` options over the classic defaults.
+pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
+    ("classic", &[]),
+    ("war_down=1", &[("war_down", "1")]),
+    ("pickup=winner-first", &[("pickup", "winner-first")]),
+    ("pickup=loser-first", &[("pickup", "loser-first")]),
+    ("pickup=played", &[("pickup", "played")]),
+    ("pickup=seat", &[("pickup", "seat")]),
+    ("pickup=rank-desc", &[("pickup", "rank-desc")]),
+    ("pickup=rank-asc", &[("pickup", "rank-asc")]),
+    ("seat, war_down=1", &[("pickup", "seat"), ("war_down", "1")]),
+    ("short_war=last-card-up", &[("short_war", "last-card-up")]),
+    ("short_war=lose", &[("short_war", "lose")]),
+    ("chained_war=flip-one", &[("chained_war", "flip-one")]),
+    ("war_down=by-rank", &[("war_down", "by-rank")]),
+    ("war_down=table", &[("war_down", "J=1,Q=2,K=3,A=4")]),
+    ("war_cause_to_loser", &[("war_cause_to_loser", "true")]),
+    (
+        "two-pile, turn-over",
+        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+    ),
+    (
+        "two-pile, shuffle",
+        &[("pile", "two-pile"), ("on_empty", "shuffle")],
+    ),
+    (
+        "two-pile, lose",
+        &[("pile", "two-pile"), ("on_empty", "lose")],
+    ),
+    ("ranking=aces-low", &[("ranking", "aces-low")]),
+    ("ranking=peasant", &[("ranking", "peasant")]),
+    ("ranking=low-beats-high", &[("ranking", "low-beats-high")]),
+    ("ranking=low-wins", &[("ranking", "low-wins")]),
+    ("deck=piquet36", &[("deck", "piquet36")]),
+    ("deck=jokers54", &[("deck", "jokers54")]),
+    ("decks=2", &[("decks", "2")]),
+    ("decks=8", &[("decks", "8")]),
+    ("prize", &[("prize", "true")]),
+    ("speed=0.1", &[("speed", "0.1")]),
+    ("target_cards=40", &[("target_cards", "40")]),
+    ("min_cards=5", &[("min_cards", "5")]),
+    ("wars_to_win=3", &[("wars_to_win", "3")]),
+    ("battle_limit=500", &[("battle_limit", "500")]),
+    ("hand=3 (random)", &[("hand", "3")]),
+    (
+        "hand=3 (highest)",
+        &[("hand", "3"), ("hand_policy", "highest")],
+    ),
+    ("players=3", &[("players", "3")]),
+    ("players=4", &[("players", "4")]),
+    ("players=3, seat", &[("players", "3"), ("pickup", "seat")]),
+    (
+        "players=4, peasant",
+        &[("players", "4"), ("ranking", "peasant")],
+    ),
+];
+
+/// One shape's one-thread measurement.
+pub struct ShapeResult {
+    pub name: &'static str,
+    pub rules: Rules,
+    pub hot_loop: &'static str,
+    pub battles_per_game: f64,
+    /// Median over repetitions.
+    pub ns_per_battle: f64,
+    pub reps: Vec<f64>,
+}
+
+/// Every shape of [`SHAPES`] on one thread (thread CPU time). The repetitions go round the
+/// shapes (rep 1 of every shape, then rep 2, …), so a burst of load on this shared machine
+/// falls on all shapes alike rather than on one of them: compare the ratios.
+pub fn shapes(
+    cfg: &BenchConfig,
+    mut progress: impl FnMut(&str),
+) -> anyhow::Result<Vec<ShapeResult>> {
+    let mut engines = Vec::new();
+    for (name, pairs) in SHAPES {
+        let rules = Rules::from_pairs(pairs.iter().copied())
+            .map_err(|e| anyhow::anyhow!("shape `{name}`: {e}"))?;
+        let mut e = Engine::new(&rules);
+        if cfg.portable {
+            e.set_block_loop(false);
+        }
+        // Warm-up.
+        for g in 0..cfg.games.min(2_000) {
+            e.play(GameSeed::new(cfg.seed, 1, g));
+        }
+        engines.push((name, rules, e, Vec::new(), Vec::new()));
+    }
+    for rep in 0..cfg.reps {
+        for (name, _, engine, ns, bpg) in &mut engines {
+            let first = rep as u64 * cfg.games;
+            let t0 = thread_cpu_seconds();
+            let mut battles = 0u64;
+            for g in first..first + cfg.games {
+                battles += engine.play(GameSeed::new(cfg.seed, 0, g)).battles;
+            }
+            let dt = thread_cpu_seconds() - t0;
+            ns.push(dt * 1e9 / battles as f64);
+            bpg.push(battles as f64 / cfg.games as f64);
+            progress(&format!(
+                "  rep {} {name:<24} {:>7.2} ns/battle",
+                rep + 1,
+                ns[rep]
+            ));
+        }
+    }
+    Ok(engines
+        .into_iter()
+        .map(|(name, rules, engine, ns, mut bpg)| ShapeResult {
+            name,
+            hot_loop: engine.hot_loop(),
+            rules,
+            battles_per_game: median(&mut bpg),
+            ns_per_battle: median(&mut ns.clone()),
+            reps: ns,
+        })
+        .collect())
+}

@@ -85,6 +85,10 @@ enum Command {
         /// vector block loop (both play the same games)
         #[arg(long)]
         portable: bool,
+        /// Measure every rule shape of the engine side by side on one thread (ns/battle and
+        /// the ratio to classic), instead of one rule set; --games is per shape and repetition
+        #[arg(long, conflicts_with_all = ["rule", "rules"])]
+        shapes: bool,
     },
     /// List every rule option with its default and allowed values
     Rules,
@@ -333,7 +337,11 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             seed,
             portable,
+            shapes,
         } => {
+            if shapes {
+                return bench_shapes(games, reps, seed, portable);
+            }
             let rules = rules_from(rules.rules.as_deref(), &rules.rule)?;
             options::check_positive("games", games)?;
             options::check_positive("reps", reps as u64)?;
@@ -389,4 +397,57 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// `warlab bench --shapes`: a table of every engine shape on one thread, with the ratio of its
+/// ns/battle to classic's, and one JSON line per shape.
+fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()> {
+    options::check_positive("games", games)?;
+    options::check_positive("reps", reps as u64)?;
+    // The default of 200,000 games is for one rule set; the shapes table plays ~40 of them.
+    let games = if games == 200_000 { 20_000 } else { games };
+    let cfg = bench::BenchConfig {
+        games,
+        reps,
+        threads: 1,
+        seed,
+        portable,
+    };
+    eprintln!(
+        "benchmarking {} shapes: {reps} reps of {games} games each, one thread, round robin",
+        bench::SHAPES.len()
+    );
+    let verbose = std::io::stderr().is_terminal();
+    let results = bench::shapes(&cfg, |line| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    })?;
+    let classic = results[0].ns_per_battle;
+    println!("| shape | loop | battles/game | ns/battle (median of {reps}) | × classic |");
+    println!("|---|---|---:|---:|---:|");
+    for r in &results {
+        println!(
+            "| {} | {} | {:.1} | {:.2} | {:.2} |",
+            r.name,
+            r.hot_loop,
+            r.battles_per_game,
+            r.ns_per_battle,
+            r.ns_per_battle / classic
+        );
+    }
+    for r in &results {
+        let line = serde_json::json!({
+            "shape": r.name,
+            "rules": r.rules.to_string(),
+            "loop": r.hot_loop,
+            "battles_per_game": r.battles_per_game,
+            "ns_per_battle": r.ns_per_battle,
+            "ratio_to_classic": r.ns_per_battle / classic,
+            "reps": r.reps,
+            "games_per_rep": games,
+        });
+        println!("{line}");
+    }
+    Ok(())
 }
