@@ -4,14 +4,14 @@
 use std::time::Instant;
 
 use rayon::prelude::*;
-use warlab_engine::{Engine, GameSeed, Rules};
+use warlab_engine::{Engine, GameSeed, HotLoop, Rules};
 
 pub struct BenchConfig {
     pub games: u64,
     pub reps: usize,
     pub threads: usize,
     pub seed: u64,
-    /// Play the classic shape through the portable loop even where the vector loop runs.
+    /// Never the vector block loop: the two-seat loop plays the same games.
     pub portable: bool,
 }
 
@@ -55,8 +55,8 @@ pub fn run(
 ) -> anyhow::Result<BenchResult> {
     let engine_for = |rules: &Rules| {
         let mut e = Engine::new(rules);
-        if cfg.portable {
-            e.set_block_loop(false);
+        if cfg.portable && e.hot_loop() == HotLoop::Block {
+            e.force_loop(HotLoop::Duo);
         }
         e
     };
@@ -127,7 +127,7 @@ pub fn run(
         battles_per_game: median(&mut bpg),
         reps_1t: rates,
         reps_all: all,
-        hot_loop: engine.hot_loop(),
+        hot_loop: engine.hot_loop().name(),
     })
 }
 
@@ -213,8 +213,8 @@ pub fn shapes(
         let rules = Rules::from_pairs(pairs.iter().copied())
             .map_err(|e| anyhow::anyhow!("shape `{name}`: {e}"))?;
         let mut e = Engine::new(&rules);
-        if cfg.portable {
-            e.set_block_loop(false);
+        if cfg.portable && e.hot_loop() == HotLoop::Block {
+            e.force_loop(HotLoop::Duo);
         }
         // Warm-up.
         for g in 0..cfg.games.min(2_000) {
@@ -244,7 +244,7 @@ pub fn shapes(
         .into_iter()
         .map(|(name, rules, engine, ns, mut bpg)| ShapeResult {
             name,
-            hot_loop: engine.hot_loop(),
+            hot_loop: engine.hot_loop().name(),
             rules,
             battles_per_game: median(&mut bpg),
             ns_per_battle: median(&mut ns.clone()),

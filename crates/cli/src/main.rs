@@ -81,8 +81,8 @@ enum Command {
         /// Seed of the games played
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Play the classic shape through the portable loop even where this CPU runs the
-        /// vector block loop (both play the same games)
+        /// Never the vector block loop, even where this CPU has it: the two-seat loop plays
+        /// the same games
         #[arg(long)]
         portable: bool,
         /// Measure every rule shape of the engine side by side on one thread (ns/battle and

@@ -115,7 +115,15 @@ fn bench_ends_with_a_json_line() {
         "--portable",
     ]);
     assert_eq!(code, 0);
-    assert!(out.contains("\"loop\":\"portable\""), "{out}");
+    assert!(out.contains("\"loop\":\"duo\""), "{out}");
+    // `--shapes`: one row and one JSON line per engine shape, classic first at ratio 1.
+    let (code, out, _) = warlab(&["bench", "--shapes", "--games", "50", "--reps", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("| classic |"), "{out}");
+    assert!(out.contains("| players=4 | table |"), "{out}");
+    let json: Vec<&str> = out.lines().filter(|l| l.starts_with('{')).collect();
+    assert!(json.len() > 30, "{out}");
+    assert!(json[0].contains("\"ratio_to_classic\":1.0"), "{}", json[0]);
 }
 
 #[test]

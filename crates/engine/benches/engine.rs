@@ -23,9 +23,9 @@ fn bench(c: &mut Criterion) {
                 black_box(engine.play(GameSeed::new(1, 0, g)))
             })
         });
-        if engine.hot_loop() == "block" {
+        if engine.hot_loop() == warlab_engine::HotLoop::Block {
             // The same games through the portable loop, for the ratio on this machine.
-            engine.set_block_loop(false);
+            engine.force_loop(warlab_engine::HotLoop::Duo);
             group.bench_function(format!("{name} (portable loop)"), |b| {
                 b.iter(|| {
                     g += 1;

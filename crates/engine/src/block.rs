@@ -13,16 +13,17 @@
 //!
 //! The stacks are linear stretches, not rings: a store of 32 bytes behind a tail never wraps.
 //! They slide forward as they are played and move back to the front when a head passes
-//! [`SLIDE`]. A tie starts a war with the same steps and draws as [`fast::war`].
+//! [`SLIDE`]. A tie goes to the two-seat loops' [`war`](crate::duo::war), the general loop's.
 //! Random bits are taken from the same buffer in the same order as one `bit()` per battle, so
 //! every game, record and draw is identical to the general loop's (a property test compares
 //! the three loops game for game).
 
-use crate::engine::{State, Table, Tally};
-use crate::fast::{self, Duo, SLIDE, War, mode};
+use crate::duo::{self, War, pick};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{Pickup, Rules};
+use crate::rules::Rules;
+use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
+use crate::state::{Scratch, Tally};
 
 /// Whether this CPU has every instruction the block loop uses.
 pub(crate) fn available() -> bool {
@@ -43,28 +44,41 @@ pub(crate) fn available() -> bool {
     }
 }
 
+/// Whether the block loop can play these rules: the classic shape (two seats, a card against
+/// a card under an ordered ranking, one pile, endings only by all cards or the cap, no loop
+/// detection) on a deck of at most [`SMALL_DECK`] cards; wars of any kind go to the general
+/// loop's war.
+pub(crate) fn plays(r: &Rules) -> bool {
+    duo::plays(r)
+        && r.compare == crate::rules::Compare::Ordered
+        && r.two_pile.is_none()
+        && r.target_cards.is_none()
+        && r.min_cards.is_none()
+        && r.wars_to_win.is_none()
+        && !r.detects_cycles()
+        && r.cards.total() <= SMALL_DECK
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn run(
     r: &Rules,
-    st: &mut State,
-    t: &mut Table,
-    tally: &mut Tally,
+    s: &mut Seats,
+    t: &mut Scratch,
+    tally: Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
     assert!(
-        t.block,
-        "the block loop runs only where `available()` said yes"
+        available() && plays(r) && s.cap() == SMALL_CAP,
+        "the block loop runs only where `available()` and `plays()` said yes"
     );
-    // SAFETY: `t.block` is set only where `available()` found every feature these enable.
+    // SAFETY: `available()` found every feature these enable.
     unsafe {
-        match r.pickup {
-            Pickup::Shuffled => x86::run_with::<0>(r, st, t, tally, rng),
-            Pickup::Seat => x86::run_with::<1>(r, st, t, tally, rng),
-            Pickup::WinnerFirst | Pickup::Played => x86::run_with::<2>(r, st, t, tally, rng),
-            Pickup::LoserFirst => x86::run_with::<3>(r, st, t, tally, rng),
-            // In a plain battle the winner's card is the higher one.
-            Pickup::RankDesc => x86::run_with::<2>(r, st, t, tally, rng),
-            Pickup::RankAsc => x86::run_with::<3>(r, st, t, tally, rng),
+        match duo::pick_of(r.pickup) {
+            pick::SHUFFLED => x86::run_with::<0>(r, s, t, tally, rng),
+            pick::SEAT => x86::run_with::<1>(r, s, t, tally, rng),
+            // In a plain battle under an ordered ranking the winner's card is the higher one.
+            pick::WINNER | pick::DESC => x86::run_with::<2>(r, s, t, tally, rng),
+            _ => x86::run_with::<3>(r, s, t, tally, rng),
         }
     }
 }
@@ -105,24 +119,31 @@ mod x86 {
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
     pub(super) unsafe fn run_with<const PICKUP: u8>(
         r: &Rules,
-        st: &mut State,
-        t: &mut Table,
-        tally: &mut Tally,
+        s: &mut Seats,
+        t: &mut Scratch,
+        mut tally: Tally,
         rng: &mut GameRng,
     ) -> GameRecord {
-        let mut d = Duo::<{ mode::LINEAR }>::new(&mut t.duo);
-        let fast::Start {
-            n,
-            cap,
-            mut l0,
-            total,
-            first,
-            mut lead,
-        } = fast::start(r, st, &mut d, tally);
-        let (s0, s1) = (d.seat(0), d.seat(1));
-        let (mut h0, mut h1) = (0usize, 0usize);
+        let cap = r.battle_cap() as u32;
+        let (mut h0, mut h1) = (s.h[0], s.h[1]);
+        let mut l0 = s.l[0];
         // Between blocks every card is in one of the stacks: seat 1 holds `total - l0`.
-        assert!(total <= fast::NARROW_CAP);
+        let total = l0 + s.l[1];
+        assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
+        let first = tally.battles;
+        assert!(first < u64::from(cap) && tally.lead_changes <= first);
+        let mut lead: i64 = match tally.leader {
+            Some(0) => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+        // The two stretches; re-derived after every war, which writes through `s`.
+        let stretches = |s: &mut Seats| {
+            let base = s.buf_mut().as_mut_ptr();
+            // SAFETY: the buffer holds two stretches of `SMALL_CAP` bytes.
+            (base, unsafe { base.add(SMALL_CAP) })
+        };
+        let (mut s0, mut s1) = stretches(s);
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
@@ -236,7 +257,7 @@ mod x86 {
                     break (EndReason::AllCards, Some(u8::from(l0 == 0)));
                 }
                 if battles >= cap {
-                    break fast::at_cap(r, battles, l0, total);
+                    break duo::at_cap(r, battles, l0, total);
                 }
                 if k as u32 == room {
                     continue;
@@ -244,103 +265,44 @@ mod x86 {
             } else if room == 0 {
                 unreachable!("both stacks hold cards and the cap is not reached");
             }
-            // A tie at the heads: a war.
+            // A tie at the heads: a war, the general loop's, on the seats in memory (past the
+            // tied cards).
             battles += 1;
             rng.put_bits(bits);
-            // SAFETY: the stacks are as `war` needs them (heads below `SLIDE + 16`: the block
-            // advanced them at most 16 past the check at the top).
-            let out = unsafe { war(r, n, s0, s1, h0, h1, l0, total - l0, t, tally, rng) };
+            // SAFETY: the heads hold the tied cards, inside the stacks.
+            let (a, b) = unsafe { (*s0.add(h0), *s1.add(h1)) };
+            (s.h[0], s.h[1]) = (h0 + 1, h1 + 1);
+            (s.l[0], s.l[1]) = (l0 - 1, total - l0 - 1);
+            let out = duo::war(r, t, s, &mut tally, rng, a, b);
             bits = rng.take_bits();
-            let winner = match out {
-                War::Won { seat, h, l0: left } => {
-                    [h0, h1] = h;
-                    l0 = left;
-                    seat
+            (s0, s1) = stretches(s);
+            let forfeited = match out {
+                War::Won { forfeited, .. } => {
+                    (h0, h1) = (s.h[0], s.h[1]);
+                    l0 = s.l[0];
+                    forfeited
                 }
-                War::Draw { own0, own1 } => {
-                    changes += fast::note(&mut lead, own0, own0 + own1) >> 32;
+                War::Draw => {
+                    changes += duo::note(&mut lead, s.l[0], total) >> 32;
                     break (EndReason::DrawInWar, None);
                 }
             };
-            changes += fast::note(&mut lead, l0, total) >> 32;
+            changes += duo::note(&mut lead, l0, total) >> 32;
             if l0 == 0 || l0 == total {
-                break (EndReason::AllCards, Some(winner as u8));
+                // A player who could not stake the war's cards (`short_war = lose`) forfeited.
+                let how = if forfeited != 0 {
+                    EndReason::Forfeit
+                } else {
+                    EndReason::AllCards
+                };
+                break (how, Some(u8::from(l0 == 0)));
             }
             if battles >= cap {
-                break fast::at_cap(r, battles, l0, total);
+                break duo::at_cap(r, battles, l0, total);
             }
         };
         rng.put_bits(bits);
-        fast::record(tally, first, u64::from(battles), changes, end)
-    }
-
-    /// A war on the linear stacks, from the tied cards at the heads (`l0`, `l1` count them):
-    /// the rounds of [`fast::rounds`], then each seat's pot is simply the run of its stack from
-    /// the tied card to its last card staked, so nothing is copied until the winner takes the
-    /// cards: both runs go straight behind the winner's tail, and a shuffled pick-up shuffles
-    /// them there.
-    ///
-    /// # Safety
-    /// `s0`, `s1`, `h0`, `h1`, `l0`, `l1` describe the stacks of the block loop's linear
-    /// stretches, with the heads below `SLIDE + 16` and a tie at them.
-    #[allow(clippy::too_many_arguments)] // the loop's state, passed in registers
-    #[inline(never)]
-    unsafe fn war(
-        r: &Rules,
-        n: usize,
-        s0: *mut u8,
-        s1: *mut u8,
-        h0: usize,
-        h1: usize,
-        l0: usize,
-        l1: usize,
-        t: &mut Table,
-        tally: &mut Tally,
-        rng: &mut GameRng,
-    ) -> War {
-        // Scalars, not pairs, cross the call: a pair stored as two words and loaded as one
-        // vector stalls store-to-load forwarding.
-        let (s, start) = ([s0, s1], [h0, h1]);
-        // SAFETY: `rounds` reads only cards it has staked, inside each stack.
-        let (won, h, mut l) = fast::rounds(n, start, [l0, l1], tally, |seat, pos| unsafe {
-            *s[seat].add(pos)
-        });
-        let k = [h[0] - start[0], h[1] - start[1]];
-        let Some(w) = won else {
-            return War::Draw {
-                own0: k[0],
-                own1: k[1],
-            };
-        };
-        // SAFETY (for the reads and writes below): each pot is a run of its seat's stretch
-        // that the stack has left behind, starting below `SLIDE + 16`; the winner's tail,
-        // `h[w] + l[w]`, is below `SLIDE + 16 + NARROW_CAP`, and the pots (at most `NARROW_CAP`
-        // cards together) fit behind it inside the stretch, which no pot overlaps (the pots
-        // lie before the heads, the tail after them).
-        let tail = unsafe { s[w].add(h[w] + l[w]) };
-        let taken = k[0] + k[1];
-        let (pots, dst) = unsafe {
-            (
-                [
-                    std::slice::from_raw_parts(s[0].add(start[0]), k[0]),
-                    std::slice::from_raw_parts(s[1].add(start[1]), k[1]),
-                ],
-                std::slice::from_raw_parts_mut(tail, taken),
-            )
-        };
-        if r.pickup == Pickup::Shuffled {
-            dst[..k[0]].copy_from_slice(pots[0]);
-            dst[k[0]..].copy_from_slice(pots[1]);
-            rng.shuffle(dst);
-        } else {
-            dst.copy_from_slice(fast::order2(r.pickup, w, pots, &mut t.scratch, rng));
-        }
-        l[w] += k[0] + k[1];
-        War::Won {
-            seat: w,
-            h,
-            l0: l[0],
-        }
+        duo::record(&tally, first, u64::from(battles), changes, end)
     }
 
     /// The battles of a block where the lead changed, as bits `2..` (battle `i` at bit

@@ -9,27 +9,32 @@
 //!   comparison of the complete state with Brent's algorithm; a loop is reported as
 //!   [`EndReason::Cycle`] with its start and period. Random rule sets stop at a safety cap.
 //! - An [`Observer`] sees every card played; [`Quiet`] compiles to nothing.
-//! - Classic-shaped rules (two players, ordered ranks, a fixed war size, one pile) run through
-//!   specialised loops: a vector block loop on CPUs with AVX-512 (detected at run time) and a
-//!   portable one elsewhere. They play exactly the games of the general loop, draw for draw, so
-//!   results never depend on the CPU.
+//! - One general loop plays every rule set in the plain words of the rules; specialised loops
+//!   ([`HotLoop`]) play the same games faster: a compact layout for every rule set, a two-seat
+//!   loop for 2-player rules, a vector block loop (AVX-512, detected at run time) for the
+//!   classic shape. They play exactly the games of the general loop, draw for draw, so results
+//!   never depend on the CPU or the loop.
 //!
 //! This crate does no I/O and has no heavy dependencies: it builds in seconds.
 
 mod block;
 mod cards;
+mod cycle;
 mod deal;
+mod duo;
 mod engine;
-mod fast;
+mod general;
 mod observe;
 mod record;
 mod ring;
 mod rng;
 mod rules;
+mod seats;
+mod state;
 
 pub use cards::{CardSet, DeckKind};
 pub use deal::{Deal, DealError};
-pub use engine::Engine;
+pub use engine::{Engine, HotLoop};
 pub use observe::{Observer, Quiet, View};
 pub use record::{Cycle, EndReason, GameRecord};
 pub use rng::{GameRng, GameSeed, splitmix64};

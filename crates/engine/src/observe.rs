@@ -3,46 +3,55 @@
 //! The engine is generic over an [`Observer`]; the default [`Quiet`] observer has `ACTIVE =
 //! false`, so every hook call is compiled out of the hot loop.
 
+/// What an observer may see of the cards: implemented by whatever holds a game's cards.
+pub(crate) trait Seen {
+    fn players(&self) -> usize;
+    fn cards(&self, p: usize) -> usize;
+    fn stack(&self, p: usize) -> Vec<u8>;
+    fn pile(&self, p: usize) -> Vec<u8>;
+    fn hand(&self, p: usize) -> &[u8];
+    fn in_game(&self) -> u8;
+}
+
 /// A read-only look at the cards each player holds between battles.
 pub struct View<'a> {
-    pub(crate) st: &'a crate::engine::State,
-    pub(crate) players: usize,
+    pub(crate) seen: &'a dyn Seen,
 }
 
 impl View<'_> {
     pub fn players(&self) -> usize {
-        self.players
+        self.seen.players()
     }
 
     /// Cards player `p` holds: stack, won pile and hand.
     pub fn cards(&self, p: usize) -> usize {
-        self.st.total(p)
+        self.seen.cards(p)
     }
 
     /// Cards in player `p`'s stack, top first.
     pub fn stack(&self, p: usize) -> Vec<u8> {
-        self.st.stacks[p].iter().collect()
+        self.seen.stack(p)
     }
 
     /// Cards in player `p`'s won pile (two-pile rules), in the order they will be drawn.
     pub fn pile(&self, p: usize) -> Vec<u8> {
-        self.st.piles[p].iter().collect()
+        self.seen.pile(p)
     }
 
     /// Cards in player `p`'s hand (hand-of-N rules).
     pub fn hand(&self, p: usize) -> &[u8] {
-        &self.st.hands[p][..usize::from(self.st.hand_len[p])]
+        self.seen.hand(p)
     }
 
     /// Whether player `p` is still in the game.
     pub fn in_game(&self, p: usize) -> bool {
-        self.st.in_game & (1 << p) != 0
+        self.seen.in_game() & (1 << p) != 0
     }
 
     /// Every card held by anyone, as counts per card value (for conservation checks).
     pub fn value_counts(&self, values: usize) -> Vec<usize> {
         let mut counts = vec![0; values];
-        for p in 0..self.players {
+        for p in 0..self.players() {
             for c in self
                 .stack(p)
                 .into_iter()

@@ -1,8 +1,9 @@
 //! Property tests over random option combinations and deals.
 
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use warlab_engine::{
-    Deal, EndReason, Engine, GameRecord, GameSeed, Observer, OnEmpty, Rules, View,
+    Deal, EndReason, Engine, GameRecord, GameSeed, HotLoop, Observer, OnEmpty, Rules, View,
 };
 
 /// Random rule options: any combination; the invalid ones are filtered by `Rules::new`.
@@ -138,11 +139,14 @@ fn check_record(rules: &Rules, rec: &GameRecord) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 200, max_global_rejects: 100_000, ..ProptestConfig::default() })]
 
     #[test]
     fn cards_conserved_no_panic_every_game_ends(pairs in options(), seed in 0u64..1_000_000) {
-        let Some(rules) = build(&pairs) else { return Ok(()) };
+        let rules = build(&pairs);
+        // An invalid combination is drawn again, not counted as a case.
+        prop_assume!(rules.is_some());
+        let rules = rules.unwrap();
         let mut engine = Engine::new(&rules);
         for g in 0..3 {
             let id = GameSeed::new(seed, 0, g);
@@ -161,18 +165,22 @@ proptest! {
 
     #[test]
     fn replay_alone_equals_inside_a_run(pairs in options(), seed in 0u64..1_000_000, pick in 0u64..20) {
-        let Some(rules) = build(&pairs) else { return Ok(()) };
+        let rules = build(&pairs);
+        // An invalid combination is drawn again, not counted as a case.
+        prop_assume!(rules.is_some());
+        let rules = rules.unwrap();
         let mut engine = Engine::new(&rules);
         let run: Vec<GameRecord> = (0..20).map(|g| engine.play(GameSeed::new(seed, 5, g))).collect();
         let alone = Engine::new(&rules).play(GameSeed::new(seed, 5, pick));
         prop_assert_eq!(alone, run[pick as usize]);
     }
 
-    /// The classic shape's loops — the vector block loop (where this CPU has it), the portable
-    /// ring loop (narrow and wide) and the general loop — play the same games, record for
-    /// record, on standard and custom decks (odd totals and stacks of one card included).
+    /// Every loop that can play a rule set — the block loop (where this CPU has it), the
+    /// two-seat loop, the compact-layout loop — plays the general loop's games, record for
+    /// record (loop starts and periods included), on standard and custom decks (odd totals and
+    /// stacks of one card included) under every pick-up order, war size and limit.
     #[test]
-    fn fast_loops_equal_general_loop(
+    fn classic_shapes_play_alike_in_every_loop(
         war_down in 0u8..6,
         pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
         limit in proptest::sample::select(&["none", "100", "1000"][..]),
@@ -187,17 +195,107 @@ proptest! {
         if deck == "custom" {
             pairs.extend([("ranks", r.as_str()), ("suits", s.as_str())]);
         }
-        let Ok(rules) = Rules::from_pairs(pairs) else { return Ok(()) };
-        let mut engine = Engine::new(&rules);
-        let hot = engine.hot_loop();
-        for g in 0..20 {
-            let id = GameSeed::new(seed, 0, g);
-            let general = engine.play_observed(id, &mut General);
-            prop_assert_eq!(engine.play(id), general, "game {} ({} loop)", g, hot);
-            engine.set_block_loop(false);
-            prop_assert_eq!(engine.play(id), general, "game {}, portable loop", g);
-            engine.set_block_loop(true);
+        let rules = Rules::from_pairs(pairs).unwrap();
+        let games: Vec<GameSeed> = (0..20).map(|g| GameSeed::new(seed, 0, g)).collect();
+        every_loop_agrees(&rules, &games)?;
+    }
+}
+
+/// Plays `games` with the general loop and then with every other loop that can play `rules`
+/// here: the records must be equal. Returns the loops compared.
+fn every_loop_agrees(rules: &Rules, games: &[GameSeed]) -> Result<Vec<HotLoop>, TestCaseError> {
+    let mut engine = Engine::new(rules);
+    let best = engine.hot_loop();
+    prop_assert!(engine.force_loop(HotLoop::General));
+    let general: Vec<GameRecord> = games.iter().map(|&g| engine.play(g)).collect();
+    let mut compared = Vec::new();
+    for hot in HotLoop::ALL.into_iter().skip(1) {
+        if !engine.force_loop(hot) {
+            prop_assert_ne!(best, hot, "the chosen loop can play the rules");
+            continue;
         }
+        prop_assert_eq!(engine.hot_loop(), hot);
+        compared.push(hot);
+        for (id, want) in games.iter().zip(&general) {
+            prop_assert_eq!(
+                &engine.play(*id),
+                want,
+                "{} loop, {:?}, rules {}",
+                hot,
+                id,
+                rules
+            );
+        }
+    }
+    Ok(compared)
+}
+
+/// Random valid rule sets: every loop that plays them plays the general loop's games. Invalid
+/// combinations are not counted as cases (proptest draws again); the test says how many rule
+/// sets each loop was compared on, and fails if a loop got none.
+#[test]
+fn every_loop_plays_the_general_loops_games() {
+    use proptest::test_runner::{Config, TestRunner};
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    let counts: Mutex<BTreeMap<&'static str, usize>> = Mutex::new(BTreeMap::new());
+    let mut runner = TestRunner::new(Config {
+        cases: 400,
+        max_global_rejects: 100_000,
+        ..Config::default()
+    });
+    runner
+        .run(&(options(), 0u64..1_000_000), |(pairs, seed)| {
+            let rules = build(&pairs);
+            prop_assume!(rules.is_some());
+            let rules = rules.unwrap();
+            let games: Vec<GameSeed> = (0..6).map(|g| GameSeed::new(seed, 3, g)).collect();
+            let compared = every_loop_agrees(&rules, &games)?;
+            let mut counts = counts.lock().unwrap();
+            *counts.entry("rule sets").or_default() += 1;
+            for hot in compared {
+                *counts.entry(hot.name()).or_default() += 1;
+            }
+            Ok(())
+        })
+        .unwrap();
+    let counts = counts.into_inner().unwrap();
+    eprintln!("valid rule sets compared, per loop: {counts:?}");
+    assert_eq!(counts["rule sets"], 400);
+    for hot in ["table", "duo"] {
+        assert!(
+            counts.get(hot).copied().unwrap_or(0) >= 40,
+            "{hot}: {counts:?}"
+        );
+    }
+}
+
+/// The loop each shape is played by, so that a broken dispatch cannot make the comparisons
+/// above compare a loop with itself.
+#[test]
+fn each_shape_goes_to_its_loop() {
+    let classic = if HotLoop::Block.plays(&Rules::classic()) {
+        HotLoop::Block
+    } else {
+        HotLoop::Duo
+    };
+    for (pairs, want) in [
+        (vec![], classic),
+        (vec![("pickup", "seat")], HotLoop::Duo),
+        (vec![("ranking", "peasant")], HotLoop::Duo),
+        (vec![("pile", "two-pile")], HotLoop::Duo),
+        (vec![("target_cards", "40")], HotLoop::Duo),
+        (
+            vec![("short_war", "lose"), ("battle_limit", "500")],
+            classic,
+        ),
+        (vec![("players", "3")], HotLoop::Table),
+        (vec![("prize", "true")], HotLoop::Table),
+        (vec![("hand", "3")], HotLoop::Table),
+        (vec![("speed", "0.1")], HotLoop::Table),
+    ] {
+        let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+        assert_eq!(Engine::new(&rules).hot_loop(), want, "{pairs:?}");
     }
 }
 
@@ -223,8 +321,10 @@ proptest! {
         let mut engine = Engine::new(&rules);
         let id = GameSeed::new(seed, 0, 0);
         let general = engine.play_deal_observed(&deal, id, &mut General);
-        prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, engine.hot_loop());
-        engine.set_block_loop(false);
-        prop_assert_eq!(engine.play_deal(&deal, id), general, "{}, portable loop", text);
+        for hot in HotLoop::ALL {
+            if engine.force_loop(hot) {
+                prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, hot);
+            }
+        }
     }
 }

@@ -1,0 +1,115 @@
+//! Exact loop detection for deterministic rules: Brent's algorithm on the complete position,
+//! then the loop's start by replaying from the deal.
+//!
+//! Any loop can use it: the general loop on its [`State`](crate::state::State), the specialised
+//! loops on their [`Seats`](crate::seats::Seats). A loop that checks for repeats in its own way
+//! (the two-seat loop keeps its positions in registers) finds the period itself and hands it to
+//! [`finish_loop`].
+
+use crate::record::{Cycle, EndReason, GameRecord};
+use crate::state::{End, Tally};
+
+/// A position of a game that can be saved and compared exactly.
+pub(crate) trait Position {
+    /// Exact equality of everything that can change how the game goes on.
+    fn same(&self, other: &Self) -> bool;
+    fn copy_from(&mut self, other: &Self);
+}
+
+/// The positions Brent's algorithm and the replay keep, allocated once per engine.
+#[derive(Clone)]
+pub(crate) struct Saves<P> {
+    pub initial: P,
+    pub tortoise: P,
+    pub replay: P,
+}
+
+impl<P: Clone> Saves<P> {
+    pub fn new(p: &P) -> Saves<P> {
+        Saves {
+            initial: p.clone(),
+            tortoise: p.clone(),
+            replay: p.clone(),
+        }
+    }
+}
+
+/// One battle from a position: `Some` when the game ended. `observed` is true on the first pass
+/// (an observer sees it) and false on the replay that finds the loop's start.
+pub(crate) trait Step<P> {
+    fn step(&mut self, p: &mut P, tally: &mut Tally, observed: bool) -> Option<End>;
+}
+
+impl<P, F: FnMut(&mut P, &mut Tally, bool) -> Option<End>> Step<P> for F {
+    #[inline(always)]
+    fn step(&mut self, p: &mut P, tally: &mut Tally, observed: bool) -> Option<End> {
+        self(p, tally, observed)
+    }
+}
+
+/// Plays from `live` (the tally holding what came before) until the game ends, the safety cap
+/// `cap` is reached, or a position repeats. Brent: the tortoise jumps to the hare at every
+/// power of two; the first time they meet, the battles since the jump are the period.
+pub(crate) fn brent<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    mut tally: Tally,
+    cap: u64,
+    step: &mut impl Step<P>,
+) -> GameRecord {
+    let start = tally;
+    saves.initial.copy_from(live);
+    saves.tortoise.copy_from(live);
+    let (mut power, mut lam) = (1u64, 0u64);
+    loop {
+        if let Some((end, w)) = step.step(live, &mut tally, true) {
+            return tally.record(end, w, None);
+        }
+        lam += 1;
+        if live.same(&saves.tortoise) {
+            return finish_loop(live, saves, start, lam, step);
+        }
+        if tally.battles >= cap {
+            return tally.record(EndReason::Capped, None, None);
+        }
+        if power == lam {
+            saves.tortoise.copy_from(live);
+            power *= 2;
+            lam = 0;
+        }
+    }
+}
+
+/// The record of a game that loops with period `lam` from `saves.initial` (where the tally was
+/// `start`): replay from there, one copy `lam` battles ahead; they first meet at the loop's
+/// start. The copy ahead has then played exactly start + period battles: its counts are the
+/// game's. Replayed battles cannot end the game: the first pass went past them.
+pub(crate) fn finish_loop<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    start: Tally,
+    lam: u64,
+    step: &mut impl Step<P>,
+) -> GameRecord {
+    live.copy_from(&saves.initial);
+    saves.replay.copy_from(&saves.initial);
+    let mut ahead = start;
+    let mut behind = start;
+    for _ in 0..lam {
+        step.step(live, &mut ahead, false);
+    }
+    let mut mu = 0u64;
+    while !live.same(&saves.replay) {
+        step.step(live, &mut ahead, false);
+        step.step(&mut saves.replay, &mut behind, false);
+        mu += 1;
+    }
+    ahead.record(
+        EndReason::Cycle,
+        None,
+        Some(Cycle {
+            start: mu + start.battles,
+            period: lam,
+        }),
+    )
+}

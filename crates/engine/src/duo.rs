@@ -1,0 +1,536 @@
+//! The two-seat loop: every 2-player rule set whose battles are a card against a card (no
+//! prize, speed or hands), one battle at a time, with its position in registers.
+//!
+//! It plays exactly the games of the general loop, with the same random draws in the same order
+//! (property tests compare records, loop starts and periods). What makes it fast:
+//! - both seats' cards live in one buffer ([`Seats`]), and heads, stack and pile lengths are
+//!   local variables, so a battle carries no dependency through memory;
+//! - the battle count and the lead changes share one register (low and high 32 bits): a
+//!   separate lead-change counter was spilled, and its read-modify-write chained every battle
+//!   to the previous one;
+//! - who wins is a coin flip to the branch predictor, so the winner's stack, the pick-up order
+//!   and the lead are chosen by arithmetic, not branches;
+//! - what the rules fix for the whole game is compiled into the loop: the pick-up order and
+//!   the ranking ([`Pick`], [`Duel`] as const parameters), two piles or one, the size of the
+//!   buffer; wars (one battle in ~17) go to the general loop's [`fight`](general::fight);
+//! - endings by counting cards (all cards, `target_cards`, `min_cards`) are one range check on
+//!   seat 0's cards, and loop detection a compare of seat 0's count before the bytes.
+
+use crate::cycle::{self, Position, Saves};
+use crate::general::{self, Fight};
+use crate::observe::Quiet;
+use crate::record::{EndReason, GameRecord};
+use crate::rng::GameRng;
+use crate::rules::{Compare, OnEmpty, Pickup, Rules};
+use crate::seats::{SMALL_CAP, Seats};
+use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally};
+
+/// One register holding the battle count (low 32 bits) and the lead changes (high 32 bits).
+pub(crate) const CHANGE: u64 = 1 << 32;
+
+/// The pick-up order of a plain battle (one card each), as the question "does the second card
+/// go under first?": 0 shuffled (a random bit), 1 seat 0's card first, 2 the winner's first
+/// (`winner-first`, `played`), 3 the loser's first, 4 the higher value first, 5 the lower.
+pub(crate) mod pick {
+    pub const SHUFFLED: u8 = 0;
+    pub const SEAT: u8 = 1;
+    pub const WINNER: u8 = 2;
+    pub const LOSER: u8 = 3;
+    pub const DESC: u8 = 4;
+    pub const ASC: u8 = 5;
+}
+
+/// The plain-battle pick-up order of `p`.
+pub(crate) fn pick_of(p: Pickup) -> u8 {
+    match p {
+        Pickup::Shuffled => pick::SHUFFLED,
+        Pickup::Seat => pick::SEAT,
+        Pickup::WinnerFirst | Pickup::Played => pick::WINNER,
+        Pickup::LoserFirst => pick::LOSER,
+        Pickup::RankDesc => pick::DESC,
+        Pickup::RankAsc => pick::ASC,
+    }
+}
+
+/// Whether the two-seat loop plays these rules.
+pub(crate) fn plays(r: &Rules) -> bool {
+    r.players == 2
+        && r.hand == 0
+        && !r.prize
+        && r.speed.is_none()
+        && r.battle_cap() < u64::from(u32::MAX)
+}
+
+/// The outcome of a plain battle under a beats-table, for every pair of values: 0 seat 0's card
+/// wins, 1 seat 1's, 2 a tie (war).
+pub(crate) fn duel_table(r: &Rules) -> Vec<u8> {
+    match &r.compare {
+        Compare::Ordered => Vec::new(),
+        Compare::Table { values, beats } => (0..values * values)
+            .map(|i| {
+                let (a, b) = (i / values, i % values);
+                if beats[a * values + b] {
+                    0
+                } else if beats[b * values + a] {
+                    1
+                } else {
+                    2
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Everything a two-seat game needs besides its cards.
+pub(crate) struct Ctx<'a> {
+    pub r: &'a Rules,
+    pub t: &'a mut Scratch,
+    pub duel: &'a [u8],
+    pub saves: &'a mut Saves<Seats>,
+}
+
+pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) -> GameRecord {
+    let two = c.r.two_pile.is_some();
+    let table = !c.duel.is_empty();
+    let small = s.cap() == SMALL_CAP;
+    macro_rules! go {
+        ($pick:expr) => {
+            match (table, two, small) {
+                (false, false, true) => run_with::<{ $pick }, false, false, true>(c, s, tally, rng),
+                (false, true, true) => run_with::<{ $pick }, false, true, true>(c, s, tally, rng),
+                (true, false, true) => run_with::<{ $pick }, true, false, true>(c, s, tally, rng),
+                (true, true, true) => run_with::<{ $pick }, true, true, true>(c, s, tally, rng),
+                (false, false, false) => {
+                    run_with::<{ $pick }, false, false, false>(c, s, tally, rng)
+                }
+                (false, true, false) => run_with::<{ $pick }, false, true, false>(c, s, tally, rng),
+                (true, false, false) => run_with::<{ $pick }, true, false, false>(c, s, tally, rng),
+                (true, true, false) => run_with::<{ $pick }, true, true, false>(c, s, tally, rng),
+            }
+        };
+    }
+    match pick_of(c.r.pickup) {
+        pick::SHUFFLED => go!(pick::SHUFFLED),
+        pick::SEAT => go!(pick::SEAT),
+        pick::WINNER => go!(pick::WINNER),
+        pick::LOSER => go!(pick::LOSER),
+        pick::DESC => go!(pick::DESC),
+        _ => go!(pick::ASC),
+    }
+}
+
+/// Where a game of seat 0's cards `t0` out of `total` ends for counting cards: all cards, the
+/// target and the minimum give two bounds on `t0`, `lo` and `hi`; at or beyond one of them the
+/// game may have ended (see [`counted_end`]).
+fn bounds(r: &Rules, total: usize) -> (usize, usize) {
+    let (mut lo, mut hi) = (0, total);
+    if let Some(t) = r.target_cards {
+        // Seat 1 reaches the target when t0 ≤ total − target.
+        let t = t as usize;
+        hi = hi.min(t);
+        lo = lo.max(total.saturating_sub(t));
+    }
+    if let Some(m) = r.min_cards {
+        // A seat falls below m: t0 < m, or total − t0 < m.
+        let m = m as usize;
+        lo = lo.max(m.saturating_sub(1));
+        hi = hi.min((total + 1).saturating_sub(m));
+    }
+    (lo, hi)
+}
+
+/// The position of the loop in registers, written back to (and read from) the [`Seats`] when
+/// a war, a turned-over pile or a loop check needs it there.
+#[derive(Clone, Copy)]
+struct Regs {
+    h0: usize,
+    h1: usize,
+    l0: usize,
+    l1: usize,
+    m0: usize,
+    m1: usize,
+}
+
+impl Regs {
+    #[inline(always)]
+    fn store(self, s: &mut Seats) {
+        s.h[0] = self.h0;
+        s.h[1] = self.h1;
+        s.l[0] = self.l0;
+        s.l[1] = self.l1;
+        s.m[0] = self.m0;
+        s.m[1] = self.m1;
+    }
+
+    #[inline(always)]
+    fn load(s: &Seats) -> Regs {
+        Regs {
+            h0: s.h[0],
+            h1: s.h[1],
+            l0: s.l[0],
+            l1: s.l[1],
+            m0: s.m[0],
+            m1: s.m[1],
+        }
+    }
+}
+
+/// The two stretches of the buffer, addressed without bounds checks: a position is masked to
+/// its stretch, and the seat is 0 or 1, so every access lies inside the buffer.
+struct Duo<'a, const SMALL: bool> {
+    buf: &'a mut [u8],
+    cap: usize,
+}
+
+impl<'a, const SMALL: bool> Duo<'a, SMALL> {
+    fn new(buf: &'a mut [u8]) -> Self {
+        let cap = buf.len() / 2;
+        assert!(cap.is_power_of_two() && buf.len() == 2 * cap);
+        assert!(!SMALL || cap == SMALL_CAP);
+        Duo { buf, cap }
+    }
+
+    #[inline(always)]
+    fn index(&self, seat: usize, pos: usize) -> usize {
+        let cap = if SMALL { SMALL_CAP } else { self.cap };
+        debug_assert!(seat <= 1);
+        (seat & 1) * cap + (pos & (cap - 1))
+    }
+
+    #[inline(always)]
+    fn get(&self, seat: usize, pos: usize) -> u8 {
+        let i = self.index(seat, pos);
+        // SAFETY: `index` is below `2 * cap == buf.len()` (seat masked to 0 or 1, position
+        // masked to the stretch).
+        unsafe { *self.buf.get_unchecked(i) }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, seat: usize, pos: usize, card: u8) {
+        let i = self.index(seat, pos);
+        // SAFETY: as in `get`.
+        unsafe { *self.buf.get_unchecked_mut(i) = card }
+    }
+}
+
+/// Why the plain battles stopped and handed the position back to the outer loop.
+enum Exit {
+    /// Two piles: a stack ran out before the battle.
+    Empty,
+    /// The face-up cards tie: a war.
+    Tie(u8, u8),
+    /// The battle just played may have ended the game, reached the cap, or needs a loop check.
+    Check,
+}
+
+fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: bool>(
+    c: Ctx<'_>,
+    s: &mut Seats,
+    tally: Tally,
+    rng: &mut GameRng,
+) -> GameRecord {
+    let Ctx { r, t, duel, saves } = c;
+    let values = r.cards.values();
+    let cap = r.battle_cap() as u32;
+    let total = s.total(0) + s.total(1);
+    let (lo, hi) = bounds(r, total);
+    let cycles = r.detects_cycles();
+    let start = tally;
+    let mut tally = tally;
+    if cycles {
+        saves.initial.copy_from(s);
+        saves.tortoise.copy_from(s);
+    }
+    // Brent's algorithm, as in `cycle::brent`, with the tortoise's count of seat 0's cards as a
+    // quick first test.
+    let (mut power, mut lam) = (1u64, 0u64);
+    let mut g = Regs::load(s);
+    // Seat 0's cards; seat 1 holds `total - t0`.
+    let mut t0 = g.l0 + g.m0;
+    let mut tort_t0 = t0;
+    let first = tally.battles;
+    let mut acc = first | (tally.lead_changes << 32);
+    let mut lead: i64 = match tally.leader {
+        Some(0) => 1,
+        Some(_) => -1,
+        None => 0,
+    };
+    let mut bits = rng.take_bits();
+    let end: End = 'game: loop {
+        // Plain battles, with the buffer borrowed, until something needs the seats as a whole.
+        let exit = {
+            let mut d = Duo::<SMALL>::new(s.buf_mut());
+            loop {
+                if TWO && (g.l0 == 0 || g.l1 == 0) {
+                    break Exit::Empty;
+                }
+                acc += 1;
+                let a = d.get(0, g.h0);
+                let b = d.get(1, g.h1);
+                g.h0 += 1;
+                g.h1 += 1;
+                g.l0 -= 1;
+                g.l1 -= 1;
+                let outcome = if TABLE {
+                    duel[usize::from(a) * values + usize::from(b)]
+                } else if a == b {
+                    2
+                } else {
+                    u8::from(b > a)
+                };
+                if outcome == 2 {
+                    break Exit::Tie(a, b);
+                }
+                let winner = usize::from(outcome);
+                let swap = match PICK {
+                    pick::SHUFFLED => rng.bit_from(&mut bits),
+                    pick::SEAT => false,
+                    pick::WINNER => winner == 1,
+                    pick::LOSER => winner == 0,
+                    pick::DESC => b > a,
+                    _ => a > b,
+                };
+                let mask = 0u8.wrapping_sub(u8::from(swap));
+                let x = a ^ ((a ^ b) & mask);
+                let y = a ^ b ^ x;
+                // The winner's tail, behind its stack and won pile.
+                let tail = if winner == 1 {
+                    g.h1 + g.l1 + g.m1
+                } else {
+                    g.h0 + g.l0 + g.m0
+                };
+                d.set(winner, tail, x);
+                d.set(winner, tail + 1, y);
+                match (TWO, winner) {
+                    (true, 1) => g.m1 += 2,
+                    (true, _) => g.m0 += 2,
+                    (false, 1) => g.l1 += 2,
+                    (false, _) => g.l0 += 2,
+                }
+                t0 = t0 + 1 - 2 * winner;
+                acc += note(&mut lead, t0, total);
+                if t0 <= lo
+                    || t0 >= hi
+                    || acc as u32 >= cap
+                    || cycles && (t0 == tort_t0 || lam + 1 == power)
+                {
+                    break Exit::Check;
+                }
+                lam += u64::from(cycles);
+            }
+        };
+        let (mut depth, mut forfeited) = (0, 0u8);
+        match exit {
+            Exit::Empty => {
+                // A stack ran out: its won pile becomes the stack, or the player is out (and
+                // no battle is played).
+                rng.put_bits(bits);
+                g.store(s);
+                if r.two_pile == Some(OnEmpty::Lose) {
+                    let able = u8::from(g.l0 > 0) | u8::from(g.l1 > 0) << 1;
+                    s.in_game = able;
+                    break 'game (
+                        EndReason::Forfeit,
+                        (able != 0).then(|| able.trailing_zeros() as u8),
+                    );
+                }
+                for p in 0..2 {
+                    if s.l[p] == 0 {
+                        s.turn_over(p, rng);
+                    }
+                }
+                g = Regs::load(s);
+                bits = rng.take_bits();
+                continue 'game;
+            }
+            Exit::Tie(a, b) => {
+                rng.put_bits(bits);
+                g.store(s);
+                match war(r, t, s, &mut tally, rng, a, b) {
+                    War::Won {
+                        depth: dp,
+                        forfeited: f,
+                    } => (depth, forfeited) = (dp, f),
+                    War::Draw => {
+                        acc += note(&mut lead, s.total(0), total);
+                        break 'game (EndReason::DrawInWar, None);
+                    }
+                }
+                g = Regs::load(s);
+                t0 = g.l0 + g.m0;
+                bits = rng.take_bits();
+                acc += note(&mut lead, t0, total);
+            }
+            Exit::Check => {}
+        }
+        // After the battle: the endings in the general loop's order, then the loop check, then
+        // the cap.
+        if t0 <= lo || t0 >= hi || depth > 0 && (forfeited != 0 || r.wars_to_win.is_some()) {
+            g.store(s);
+            if let Some(end) = counted_end(r, s, t0, total, depth, forfeited) {
+                break 'game end;
+            }
+        }
+        if cycles {
+            lam += 1;
+            if t0 == tort_t0 {
+                g.store(s);
+                if s.same(&saves.tortoise) {
+                    rng.put_bits(bits);
+                    let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
+                        general::battle(r, t, s, tally, rng, &mut Quiet)
+                    };
+                    return cycle::finish_loop(s, saves, start, lam, &mut step);
+                }
+            }
+            if power == lam {
+                g.store(s);
+                saves.tortoise.copy_from(s);
+                tort_t0 = t0;
+                power *= 2;
+                lam = 0;
+            }
+        }
+        if acc as u32 >= cap {
+            break 'game at_cap(r, acc as u32, t0, total);
+        }
+    };
+    rng.put_bits(bits);
+    record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end)
+}
+
+/// How a war of the two-seat loops ended.
+pub(crate) enum War {
+    /// Taken after `depth` wars; `forfeited` seats are out.
+    Won { depth: u32, forfeited: u8 },
+    /// Both players ran out at once and took their cards back: a draw.
+    Draw,
+}
+
+/// A war between the two seats, whose tied cards `a` and `b` have just been taken from their
+/// stacks (the seats' positions are in `s`): the general loop's [`fight`](general::fight) and
+/// [`settle`](general::settle) on the seats in memory.
+#[inline(never)]
+pub(crate) fn war(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    a: u8,
+    b: u8,
+) -> War {
+    t.clear();
+    t.pots[0].push(a);
+    t.pots[1].push(b);
+    let mut up = [0u8; MAX_PLAYERS];
+    (up[0], up[1]) = (a, b);
+    let mut forfeited = 0u8;
+    match general::fight(
+        r,
+        t,
+        s,
+        tally,
+        rng,
+        &mut Quiet,
+        0b11,
+        &mut up,
+        &mut forfeited,
+    ) {
+        Fight::Won { winner, depth } => {
+            general::settle(r, t, s, rng, winner, depth, forfeited);
+            War::Won { depth, forfeited }
+        }
+        Fight::Draw => {
+            general::draw_in_war(t, s, &mut Tally::default(), &mut Quiet);
+            War::Draw
+        }
+    }
+}
+
+/// The record of a game played by a two-seat loop that started after `first` battles: the
+/// loop counted battles and lead changes itself, and two cards turned per battle.
+pub(crate) fn record(
+    tally: &Tally,
+    first: u64,
+    battles: u64,
+    lead_changes: u64,
+    end: End,
+) -> GameRecord {
+    GameRecord {
+        battles,
+        wars: tally.wars,
+        deepest_war: tally.deepest,
+        cards_turned: tally.cards_turned + 2 * (battles - first),
+        lead_changes,
+        winner: end.1,
+        end: end.0,
+        cycle: None,
+    }
+}
+
+/// Whether a battle that left seat 0 with `t0` of `total` cards (after `depth` wars, with
+/// `forfeited` seats out) ended the game, in the general loop's order of endings.
+#[cold]
+fn counted_end(
+    r: &Rules,
+    s: &mut Seats,
+    t0: usize,
+    total: usize,
+    depth: u32,
+    forfeited: u8,
+) -> Option<End> {
+    if t0 == 0 || t0 == total {
+        let end = if forfeited != 0 {
+            EndReason::Forfeit
+        } else {
+            EndReason::AllCards
+        };
+        return Some((end, Some(u8::from(t0 == 0))));
+    }
+    let most = |mask: u8| s.most_cards(mask);
+    if let Some(target) = r.target_cards {
+        let target = target as usize;
+        let reached = u8::from(t0 >= target) | u8::from(total - t0 >= target) << 1;
+        if reached != 0 {
+            return Some((EndReason::Target, most(reached)));
+        }
+    }
+    if let Some(min) = r.min_cards
+        && (t0 < min as usize || total - t0 < min as usize)
+    {
+        return Some((EndReason::MinCards, most(0b11)));
+    }
+    if let Some(n) = r.wars_to_win
+        && depth > 0
+    {
+        for p in 0..2 {
+            if s.wars_won[p] >= n {
+                return Some((EndReason::WarsToWin, Some(p as u8)));
+            }
+        }
+    }
+    None
+}
+
+/// The end at the battle cap: the rules' battle limit (the leader wins) or the safety cap.
+pub(crate) fn at_cap(r: &Rules, battles: u32, t0: usize, total: usize) -> End {
+    if r.battle_limit.is_some_and(|l| u64::from(battles) >= l) {
+        let s = 2 * t0 as i64 - total as i64;
+        (EndReason::BattleLimit, (s != 0).then_some(u8::from(s < 0)))
+    } else {
+        (EndReason::Capped, None)
+    }
+}
+
+/// [`Tally::note_leader`] without branches, as an amount to add to the packed counter: seat 0
+/// holds `t0` of `total` cards. Who leads flips often near a tie, which a branch would
+/// mispredict. `lead` keeps the last non-zero margin; the lead changed when the new margin has
+/// the other sign, that is when their product is negative.
+#[inline(always)]
+pub(crate) fn note(lead: &mut i64, t0: usize, total: usize) -> u64 {
+    let s = 2 * t0 as i64 - total as i64;
+    let flip = ((s * *lead) as u64) >> 63;
+    *lead = if s != 0 { s } else { *lead };
+    flip * CHANGE
+}

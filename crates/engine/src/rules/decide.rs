@@ -1,0 +1,172 @@
+//! What the compiled rules decide during play, whatever loop plays them: who wins a round of
+//! face-up cards, how many cards a war asks of a player who may be short, and the order in
+//! which won cards go under. Every loop (the general reference loop and the specialised ones)
+//! asks these, so the answers are written once.
+
+use crate::rng::GameRng;
+use crate::rules::{ChainedWar, Compare, DownRule, Pickup, Policy, Rules, ShortWar};
+use crate::state::{MAX_HAND, MAX_PLAYERS, bit, seats};
+
+/// What a player can put into a war of `n` face-down cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stake {
+    /// Put this many cards face down, then one face up.
+    Play(usize),
+    /// Out of this war (no card to turn up); the cards already on the table stay there.
+    Drop,
+    /// Out of the game (`short_war = lose`): every card the player holds goes onto the table.
+    Forfeit,
+}
+
+impl Rules {
+    /// The seats whose face-up card is best among `contenders`: one seat, or the tied ones.
+    #[inline]
+    pub(crate) fn best_of(&self, contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
+        match &self.compare {
+            Compare::Ordered => {
+                let max = seats(contenders).map(|p| up[p]).max().unwrap_or(0);
+                seats(contenders)
+                    .filter(|&p| up[p] == max)
+                    .fold(0, |m, p| m | bit(p))
+            }
+            Compare::Table { values, beats } => {
+                // Undefeated cards win; a rock-paper-scissors round with none undefeated is a
+                // war among everyone in it.
+                let beaten = |p: usize| {
+                    seats(contenders)
+                        .any(|q| q != p && beats[usize::from(up[q]) * values + usize::from(up[p])])
+                };
+                let undefeated = seats(contenders)
+                    .filter(|&p| !beaten(p))
+                    .fold(0, |m, p| m | bit(p));
+                if undefeated == 0 {
+                    contenders
+                } else {
+                    undefeated
+                }
+            }
+        }
+    }
+
+    /// Face-down cards of war number `depth` (1 for the first) started by the tied card `up` of
+    /// the lowest tied seat.
+    #[inline]
+    pub(crate) fn war_size(&self, depth: u32, up: u8) -> usize {
+        if depth > 1 && self.chained == ChainedWar::FlipOne {
+            return 0;
+        }
+        match &self.down {
+            DownRule::Fixed(n) => *n as usize,
+            DownRule::PerValue(v) => v[usize::from(up)] as usize,
+        }
+    }
+
+    /// What a player with `supply` cards to draw face down (and `hand` cards in hand, in hand
+    /// mode) puts into a war of `n` face-down cards.
+    #[inline]
+    pub(crate) fn stake(&self, supply: usize, hand: usize, n: usize) -> Stake {
+        if self.hand > 0 {
+            // Face-down cards come from the stack, the face-up one from the hand (which is only
+            // short once the stack is empty).
+            if hand == 0 {
+                return if self.short == ShortWar::Lose {
+                    Stake::Forfeit
+                } else {
+                    Stake::Drop
+                };
+            }
+            if supply >= n {
+                return Stake::Play(n);
+            }
+            return match self.short {
+                ShortWar::AllButLast => Stake::Play(supply),
+                ShortWar::LastCardUp => Stake::Play(0),
+                ShortWar::Lose => Stake::Forfeit,
+            };
+        }
+        if supply > n {
+            return Stake::Play(n);
+        }
+        match self.short {
+            ShortWar::AllButLast if supply >= 1 => Stake::Play(supply - 1),
+            ShortWar::LastCardUp if supply >= 1 => Stake::Play(0),
+            ShortWar::AllButLast | ShortWar::LastCardUp => Stake::Drop,
+            ShortWar::Lose => Stake::Forfeit,
+        }
+    }
+
+    /// Puts the cards of `pots` (each seat's table cards in the order played) into `out` in the
+    /// pick-up order, for `taker`. With 3–4 players "the loser's cards" are the other seats' in
+    /// seat order.
+    pub(crate) fn order_pickup(
+        &self,
+        taker: usize,
+        pots: &[&[u8]],
+        out: &mut Vec<u8>,
+        rng: &mut GameRng,
+    ) {
+        out.clear();
+        let others = || (0..pots.len()).filter(move |&p| p != taker);
+        match self.pickup {
+            Pickup::Shuffled => {
+                for pot in pots {
+                    out.extend_from_slice(pot);
+                }
+                rng.shuffle(out);
+            }
+            Pickup::WinnerFirst => {
+                out.extend_from_slice(pots[taker]);
+                others().for_each(|p| out.extend_from_slice(pots[p]));
+            }
+            Pickup::LoserFirst => {
+                others().for_each(|p| out.extend_from_slice(pots[p]));
+                out.extend_from_slice(pots[taker]);
+            }
+            Pickup::Played | Pickup::Seat => {
+                let layers = pots.iter().map(|p| p.len()).max().unwrap_or(0);
+                for i in 0..layers {
+                    if self.pickup == Pickup::Played {
+                        out.extend(pots[taker].get(i));
+                        others().for_each(|p| out.extend(pots[p].get(i)));
+                    } else {
+                        pots.iter().for_each(|pot| out.extend(pot.get(i)));
+                    }
+                }
+            }
+            Pickup::RankDesc | Pickup::RankAsc => {
+                for pot in pots {
+                    out.extend_from_slice(pot);
+                }
+                out.sort_unstable();
+                if self.pickup == Pickup::RankDesc {
+                    out.reverse();
+                }
+            }
+        }
+    }
+
+    /// The hand slot `seat` plays from `hand` (hand mode), by the seat's policy. Policies rank a
+    /// card by the ranking's strength key; ties go to the lower slot.
+    #[inline]
+    pub(crate) fn choose(&self, seat: usize, hand: &[u8], rng: &mut GameRng) -> usize {
+        let n = hand.len();
+        let key = |i: usize| self.strength[usize::from(hand[i])];
+        match self.policies[seat] {
+            Policy::Random => rng.below(n as u32) as usize,
+            Policy::Highest => (0..n)
+                .max_by_key(|&i| (key(i), std::cmp::Reverse(i)))
+                .unwrap_or(0),
+            Policy::Lowest => (0..n).min_by_key(|&i| (key(i), i)).unwrap_or(0),
+            Policy::Median => {
+                // The card with as many cards below it as above (the lower middle for an even
+                // hand).
+                let mut order = [0usize; MAX_HAND];
+                for (k, slot) in order[..n].iter_mut().enumerate() {
+                    *slot = k;
+                }
+                order[..n].sort_unstable_by_key(|&i| (key(i), i));
+                order[(n - 1) / 2]
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The card layout of the specialised loops: every seat's cards in one buffer.
+//!
+//! Seat `p` owns the stretch `buf[p * cap .. (p + 1) * cap]`, a ring of `cap` bytes (a power of
+//! two at least the deck). Its stack lies at ring positions `h .. h + l` (top first) and, under
+//! two-pile rules, its won pile right behind it at `h + l .. h + l + m`: turning the won pile
+//! over into the stack is `l = m, m = 0`, and no card moves. Cards won under one pile go behind
+//! the stack (`l` grows), under two piles behind the won pile (`m` grows): either way at
+//! `h + l + m`. Positions only grow and are masked on access; the vector block loop instead
+//! slides a stack back to the start of its stretch, so that it never wraps (decks of up to
+//! [`SMALL_DECK`] cards get stretches of [`SMALL_CAP`] bytes for that).
+
+use crate::cycle::Position;
+use crate::observe::{Seen, View};
+use crate::rng::GameRng;
+use crate::rules::{OnEmpty, Rules};
+use crate::state::{Holdings, MAX_HAND, MAX_PLAYERS, State};
+
+/// Decks of up to this many cards get the fixed stretch [`SMALL_CAP`].
+pub(crate) const SMALL_DECK: usize = 256;
+/// The stretch of each seat for small decks: room for a stack of [`SMALL_DECK`] cards that the
+/// block loop lets slide forward up to [`SLIDE`], plus a 32-byte store past its tail.
+pub(crate) const SMALL_CAP: usize = 2048;
+/// The block loop moves a stack back to the start of its stretch once its head reaches this.
+pub(crate) const SLIDE: usize = 1024;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Seats {
+    buf: Box<[u8]>,
+    cap: usize,
+    /// Seats at the table.
+    pub n: usize,
+    /// Head (ring position of the top card), stack length and won-pile length per seat.
+    pub h: [usize; MAX_PLAYERS],
+    pub l: [usize; MAX_PLAYERS],
+    pub m: [usize; MAX_PLAYERS],
+    pub hands: [[u8; MAX_HAND]; MAX_PLAYERS],
+    pub hand_len: [u8; MAX_PLAYERS],
+    pub in_game: u8,
+    /// Wars won per seat; counted only under `wars_to_win`.
+    pub wars_won: [u32; MAX_PLAYERS],
+    /// `on_empty` under two piles: whether the won pile can become the stack, and whether it is
+    /// shuffled first.
+    pile_feeds: bool,
+    pile_shuffles: bool,
+    two_pile: bool,
+}
+
+impl Seats {
+    pub fn new(r: &Rules) -> Seats {
+        let total = r.cards.total();
+        let cap = if total <= SMALL_DECK {
+            SMALL_CAP
+        } else {
+            total.next_power_of_two()
+        };
+        Seats {
+            buf: vec![0; r.players * cap].into_boxed_slice(),
+            cap,
+            n: r.players,
+            h: [0; MAX_PLAYERS],
+            l: [0; MAX_PLAYERS],
+            m: [0; MAX_PLAYERS],
+            hands: [[0; MAX_HAND]; MAX_PLAYERS],
+            hand_len: [0; MAX_PLAYERS],
+            in_game: 0,
+            wars_won: [0; MAX_PLAYERS],
+            pile_feeds: matches!(r.two_pile, Some(OnEmpty::TurnOver | OnEmpty::Shuffle)),
+            pile_shuffles: r.two_pile == Some(OnEmpty::Shuffle),
+            two_pile: r.two_pile.is_some(),
+        }
+    }
+
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// The whole buffer, for the loops that address it themselves.
+    pub fn buf_mut(&mut self) -> &mut [u8] {
+        &mut self.buf
+    }
+
+    /// Takes the dealt position of the general loop's state (stacks and hands; nothing won yet).
+    pub fn load(&mut self, st: &State) {
+        for p in 0..self.n {
+            let stack = &st.stacks[p];
+            for (i, c) in stack.iter().enumerate() {
+                self.set(p, i, c);
+            }
+            self.h[p] = 0;
+            self.l[p] = stack.len();
+            self.m[p] = 0;
+        }
+        self.hands = st.hands;
+        self.hand_len = st.hand_len;
+        self.in_game = st.in_game;
+        self.wars_won = st.wars_won;
+    }
+
+    #[inline(always)]
+    fn index(&self, p: usize, pos: usize) -> usize {
+        p * self.cap + (pos & (self.cap - 1))
+    }
+
+    /// The card at ring position `pos` of seat `p`.
+    #[inline(always)]
+    pub fn get(&self, p: usize, pos: usize) -> u8 {
+        self.buf[self.index(p, pos)]
+    }
+
+    #[inline(always)]
+    pub fn set(&mut self, p: usize, pos: usize, card: u8) {
+        let i = self.index(p, pos);
+        self.buf[i] = card;
+    }
+
+    /// The won pile becomes the stack (shuffled first under `on_empty = shuffle`).
+    #[cold]
+    pub fn turn_over(&mut self, p: usize, rng: &mut GameRng) {
+        debug_assert!(self.pile_feeds && self.l[p] == 0 && self.m[p] > 0);
+        self.l[p] = self.m[p];
+        self.m[p] = 0;
+        if self.pile_shuffles {
+            let (start, len) = (self.index(p, self.h[p]), self.l[p]);
+            let end = p * self.cap + self.cap;
+            if start + len <= end {
+                rng.shuffle(&mut self.buf[start..start + len]);
+            } else {
+                // The pile wraps round the ring: make the stretch start at the head.
+                self.buf[p * self.cap..end].rotate_left(start - p * self.cap);
+                self.h[p] = 0;
+                rng.shuffle(&mut self.buf[p * self.cap..p * self.cap + len]);
+            }
+        }
+    }
+
+    /// Whether seat `p`'s cards equal `other`'s seat `p`, in order.
+    #[inline]
+    pub fn same_cards(&self, other: &Seats, p: usize) -> bool {
+        let len = self.l[p] + self.m[p];
+        len == other.l[p] + other.m[p]
+            && (0..len).all(|i| self.get(p, self.h[p] + i) == other.get(p, other.h[p] + i))
+    }
+}
+
+impl Position for Seats {
+    fn same(&self, o: &Seats) -> bool {
+        self.in_game == o.in_game
+            && self.l == o.l
+            && self.m == o.m
+            && self.hand_len == o.hand_len
+            && self.wars_won == o.wars_won
+            && (0..self.n).all(|p| {
+                let k = usize::from(self.hand_len[p]);
+                self.hands[p][..k] == o.hands[p][..k]
+            })
+            && (0..self.n).all(|p| self.same_cards(o, p))
+    }
+
+    fn copy_from(&mut self, o: &Seats) {
+        for p in 0..self.n {
+            let len = o.l[p] + o.m[p];
+            for i in 0..len {
+                self.set(p, i, o.get(p, o.h[p] + i));
+            }
+            self.h[p] = 0;
+        }
+        self.l = o.l;
+        self.m = o.m;
+        self.hands = o.hands;
+        self.hand_len = o.hand_len;
+        self.in_game = o.in_game;
+        self.wars_won = o.wars_won;
+    }
+}
+
+impl Holdings for Seats {
+    fn players(&self) -> usize {
+        self.n
+    }
+
+    fn in_game(&self) -> u8 {
+        self.in_game
+    }
+
+    fn set_in_game(&mut self, mask: u8) {
+        self.in_game = mask;
+    }
+
+    #[inline]
+    fn total(&self, p: usize) -> usize {
+        self.l[p] + self.m[p] + usize::from(self.hand_len[p])
+    }
+
+    #[inline]
+    fn hand_len(&self, p: usize) -> usize {
+        usize::from(self.hand_len[p])
+    }
+
+    #[inline]
+    fn supply(&self, _: &Rules, p: usize) -> usize {
+        self.l[p] + if self.pile_feeds { self.m[p] } else { 0 }
+    }
+
+    #[inline]
+    fn draw_down(&mut self, _: &Rules, p: usize, rng: &mut GameRng) -> u8 {
+        if self.l[p] == 0 {
+            self.turn_over(p, rng);
+        }
+        let c = self.get(p, self.h[p]);
+        self.h[p] += 1;
+        self.l[p] -= 1;
+        c
+    }
+
+    #[inline]
+    fn hand(&mut self, p: usize) -> (&mut [u8; MAX_HAND], &mut u8) {
+        (&mut self.hands[p], &mut self.hand_len[p])
+    }
+
+    /// Won cards go behind everything `p` holds in its stretch: under the stack, or onto the
+    /// won pile.
+    #[inline]
+    fn give(&mut self, _: &Rules, p: usize, cards: &[u8]) {
+        let tail = self.h[p] + self.l[p] + self.m[p];
+        for (i, &c) in cards.iter().enumerate() {
+            self.set(p, tail + i, c);
+        }
+        if self.two_pile {
+            self.m[p] += cards.len();
+        } else {
+            self.l[p] += cards.len();
+        }
+    }
+
+    /// A drawn war ends the game, and only the counts are read after it: the cards go behind
+    /// everything, like won ones.
+    fn take_back(&mut self, p: usize, cards: &[u8]) {
+        let tail = self.h[p] + self.l[p] + self.m[p];
+        for (i, &c) in cards.iter().enumerate() {
+            self.set(p, tail + i, c);
+        }
+        self.l[p] += cards.len();
+    }
+
+    fn forfeit(&mut self, p: usize, pot: &mut Vec<u8>) {
+        let (h, len) = (self.h[p], self.l[p] + self.m[p]);
+        pot.extend((h..h + len).map(|pos| self.get(p, pos)));
+        pot.extend_from_slice(&self.hands[p][..usize::from(self.hand_len[p])]);
+        self.h[p] += len;
+        self.l[p] = 0;
+        self.m[p] = 0;
+        self.hand_len[p] = 0;
+    }
+
+    fn wars_won(&mut self) -> &mut [u32; MAX_PLAYERS] {
+        &mut self.wars_won
+    }
+
+    fn view(&self) -> View<'_> {
+        View { seen: self }
+    }
+}
+
+impl Seen for Seats {
+    fn players(&self) -> usize {
+        self.n
+    }
+    fn cards(&self, p: usize) -> usize {
+        Holdings::total(self, p)
+    }
+    fn stack(&self, p: usize) -> Vec<u8> {
+        (0..self.l[p]).map(|i| self.get(p, self.h[p] + i)).collect()
+    }
+    fn pile(&self, p: usize) -> Vec<u8> {
+        let from = self.h[p] + self.l[p];
+        (0..self.m[p]).map(|i| self.get(p, from + i)).collect()
+    }
+    fn hand(&self, p: usize) -> &[u8] {
+        &self.hands[p][..usize::from(self.hand_len[p])]
+    }
+    fn in_game(&self) -> u8 {
+        self.in_game
+    }
+}
