@@ -70,7 +70,8 @@ pub(crate) fn brent<P: Position>(
             return finish_loop(live, saves, start, lam, step);
         }
         if tally.battles >= cap {
-            return tally.record(EndReason::Capped, None, None);
+            let capped = tally.record(EndReason::Capped, None, None);
+            return past_cap(live, saves, start, capped, step);
         }
         if power == lam {
             saves.tortoise.copy_from(live);
@@ -112,4 +113,34 @@ pub(crate) fn finish_loop<P: Position>(
             period: lam,
         }),
     )
+}
+
+/// A game reached the safety cap (`capped` is its record there) without a repeat found. Brent
+/// finds a loop only some battles after the position first recurs, so it may have recurred
+/// inside the cap all the same: then the position at the cap is on the loop and comes back
+/// within `cap` battles. Play on (unobserved) until it does or that many battles pass; a
+/// loop found this way is the game's end only when it first closed inside the cap.
+pub(crate) fn past_cap<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    start: Tally,
+    capped: GameRecord,
+    step: &mut impl Step<P>,
+) -> GameRecord {
+    let cap = capped.battles;
+    saves.tortoise.copy_from(live);
+    let mut tally = start;
+    for lam in 1..=cap - start.battles {
+        if step.step(live, &mut tally, false).is_some() {
+            return capped;
+        }
+        if live.same(&saves.tortoise) {
+            let found = finish_loop(live, saves, start, lam, step);
+            return match found.cycle {
+                Some(c) if c.start + c.period <= cap => found,
+                _ => capped,
+            };
+        }
+    }
+    capped
 }

@@ -392,7 +392,17 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
             }
         }
         if acc as u32 >= cap {
-            break 'game at_cap(r, acc as u32, t0, total);
+            let end = at_cap(r, acc as u32, t0, total);
+            if cycles && end.0 == EndReason::Capped {
+                g.store(s);
+                rng.put_bits(bits);
+                let capped = record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end);
+                let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
+                    general::battle(r, t, s, tally, rng, &mut Quiet)
+                };
+                return cycle::past_cap(s, saves, start, capped, &mut step);
+            }
+            break 'game end;
         }
     };
     rng.put_bits(bits);

@@ -274,6 +274,12 @@ pub(crate) fn settle<H: Holdings>(
     }
     t.order_pots(r, winner, false, rng);
     hold.give(r, winner, &t.order);
+    if r.hand > 0 {
+        // Seat by seat, as every step of a battle visits them.
+        for p in 0..r.players {
+            hold.top_up(r, p, rng);
+        }
+    }
     t.order.len()
 }
 
@@ -287,7 +293,8 @@ pub(crate) fn after<H: Holdings>(
     depth: u32,
     forfeited: u8,
 ) -> Option<End> {
-    let mut in_game = hold.in_game();
+    let was_in = hold.in_game();
+    let mut in_game = was_in;
     let mut by_forfeit = false;
     for p in seats(in_game) {
         if forfeited & bit(p) != 0 || hold.total(p) == 0 {
@@ -314,8 +321,10 @@ pub(crate) fn after<H: Holdings>(
             return Some((EndReason::Target, hold.most_cards(reached)));
         }
     }
+    // A player who ran out in this battle fell below `min_cards` too (with 3–4 players the
+    // others would otherwise play on without it).
     if let Some(min) = r.min_cards
-        && seats(in_game).any(|p| hold.total(p) < min as usize)
+        && seats(was_in).any(|p| hold.total(p) < min as usize)
     {
         return Some((EndReason::MinCards, hold.most_cards(in_game)));
     }

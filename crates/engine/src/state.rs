@@ -170,6 +170,18 @@ pub(crate) trait Holdings {
         card
     }
 
+    /// Hand mode, after a battle's pick-ups: a hand that shrank while nothing was left to draw
+    /// grows back from the stack into new slots at its end, up to the hand size.
+    #[inline]
+    fn top_up(&mut self, r: &Rules, p: usize, rng: &mut GameRng) {
+        while self.hand_len(p) < r.hand && self.supply(r, p) > 0 {
+            let c = self.draw_down(r, p, rng);
+            let (hand, len) = self.hand(p);
+            hand[usize::from(*len)] = c;
+            *len += 1;
+        }
+    }
+
     /// The seat with strictly the most cards among `mask`, or `None` on a tie.
     #[inline]
     fn most_cards(&self, mask: u8) -> Option<u8> {

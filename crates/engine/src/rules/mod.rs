@@ -169,7 +169,11 @@ impl Rules {
                 order.remove(ace);
                 order.insert(0, ace);
             }
-            Ranking::LowWins => order.reverse(),
+            Ranking::LowWins => {
+                // Jokers beat every card under every ranking: only the ranks below them turn.
+                let ranks = specs.iter().filter(|s| s.label != "JK").count();
+                order[..ranks].reverse();
+            }
         }
         let cards = CardSet {
             labels: order.iter().map(|&i| specs[i].label.clone()).collect(),
