@@ -273,7 +273,7 @@ mod x86 {
             let (a, b) = unsafe { (*s0.add(h0), *s1.add(h1)) };
             (s.h[0], s.h[1]) = (h0 + 1, h1 + 1);
             (s.l[0], s.l[1]) = (l0 - 1, total - l0 - 1);
-            let out = duo::war(r, t, s, &mut tally, rng, a, b);
+            let out = duo::war(r, t, s, &mut tally, rng, &[], a, b);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let forfeited = match out {

@@ -234,7 +234,10 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
     let cap = r.battle_cap() as u32;
     let total = s.total(0) + s.total(1);
     let (lo, hi) = bounds(r, total);
-    let cycles = r.detects_cycles();
+    // `lo < t0 < hi` in one unsigned comparison.
+    let inside = hi.saturating_sub(lo + 1);
+    // Shuffled pick-up never loops: known at compile time, the loop checks cost nothing there.
+    let cycles = PICK != pick::SHUFFLED && r.detects_cycles();
     let start = tally;
     let mut tally = tally;
     if cycles {
@@ -269,8 +272,10 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                 let b = d.get(1, g.h1);
                 g.h0 += 1;
                 g.h1 += 1;
-                g.l0 -= 1;
-                g.l1 -= 1;
+                if TWO {
+                    g.l0 -= 1;
+                    g.l1 -= 1;
+                }
                 let outcome = if TABLE {
                     duel[usize::from(a) * values + usize::from(b)]
                 } else if a == b {
@@ -279,6 +284,9 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                     u8::from(b > a)
                 };
                 if outcome == 2 {
+                    if !TWO {
+                        (g.l0, g.l1) = (t0 - 1, total - t0 - 1);
+                    }
                     break Exit::Tie(a, b);
                 }
                 let winner = usize::from(outcome);
@@ -293,27 +301,32 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                 let mask = 0u8.wrapping_sub(u8::from(swap));
                 let x = a ^ ((a ^ b) & mask);
                 let y = a ^ b ^ x;
-                // The winner's tail, behind its stack and won pile.
-                let tail = if winner == 1 {
-                    g.h1 + g.l1 + g.m1
-                } else {
-                    g.h0 + g.l0 + g.m0
+                // The winner's tail, behind its stack and won pile. With one pile a seat's
+                // stack is all its cards, so seat 0's count `t0` is the only length carried.
+                let tail = match (TWO, winner) {
+                    (true, 1) => g.h1 + g.l1 + g.m1,
+                    (true, _) => g.h0 + g.l0 + g.m0,
+                    (false, 1) => g.h1 + (total - t0) - 1,
+                    (false, _) => g.h0 + t0 - 1,
                 };
                 d.set(winner, tail, x);
                 d.set(winner, tail + 1, y);
-                match (TWO, winner) {
-                    (true, 1) => g.m1 += 2,
-                    (true, _) => g.m0 += 2,
-                    (false, 1) => g.l1 += 2,
-                    (false, _) => g.l0 += 2,
+                if TWO {
+                    if winner == 1 {
+                        g.m1 += 2;
+                    } else {
+                        g.m0 += 2;
+                    }
                 }
                 t0 = t0 + 1 - 2 * winner;
                 acc += note(&mut lead, t0, total);
-                if t0 <= lo
-                    || t0 >= hi
+                if t0.wrapping_sub(lo + 1) >= inside
                     || acc as u32 >= cap
                     || cycles && (t0 == tort_t0 || lam + 1 == power)
                 {
+                    if !TWO {
+                        (g.l0, g.l1) = (t0, total - t0);
+                    }
                     break Exit::Check;
                 }
                 lam += u64::from(cycles);
@@ -346,7 +359,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
             Exit::Tie(a, b) => {
                 rng.put_bits(bits);
                 g.store(s);
-                match war(r, t, s, &mut tally, rng, a, b) {
+                match war(r, t, s, &mut tally, rng, duel, a, b) {
                     War::Won {
                         depth: dp,
                         forfeited: f,
@@ -418,8 +431,10 @@ pub(crate) enum War {
 }
 
 /// A war between the two seats, whose tied cards `a` and `b` have just been taken from their
-/// stacks (the seats' positions are in `s`): the general loop's [`fight`](general::fight) and
-/// [`settle`](general::settle) on the seats in memory.
+/// stacks (the seats' positions are in `s`; `duel` is the loop's outcome table, empty for the
+/// ordered rankings). Rounds both stacks can pay for in full are played here; anything else
+/// (a short stack, a turned-over pile, `war_cause_to_loser`) goes on in the general loop's
+/// [`fight`](general::fight). The winner takes the table by the general [`settle`](general::settle).
 #[inline(never)]
 pub(crate) fn war(
     r: &Rules,
@@ -427,14 +442,77 @@ pub(crate) fn war(
     s: &mut Seats,
     tally: &mut Tally,
     rng: &mut GameRng,
+    duel: &[u8],
     a: u8,
     b: u8,
 ) -> War {
-    t.clear();
-    t.pots[0].push(a);
-    t.pots[1].push(b);
     let mut up = [0u8; MAX_PLAYERS];
     (up[0], up[1]) = (a, b);
+    // The common war first, without the general fight's questions: while both stacks hold a
+    // whole round, a round is the heads moving on and a comparison. Each seat's table cards
+    // are then one stretch of its ring, from its tied card to its head.
+    let tied = [s.h[0] - 1, s.h[1] - 1];
+    let mut depth = 0u32;
+    let mut decided = None;
+    if !r.cause_to_loser {
+        let values = r.cards.values();
+        loop {
+            let n = r.war_size(depth + 1, up[0]);
+            if s.l[0] <= n || s.l[1] <= n {
+                break;
+            }
+            depth += 1;
+            tally.wars += 1;
+            tally.cards_turned += 2 * (n as u64 + 1);
+            for p in 0..2 {
+                s.h[p] += n + 1;
+                s.l[p] -= n + 1;
+                up[p] = s.get(p, s.h[p] - 1);
+            }
+            let outcome = if duel.is_empty() {
+                if up[0] == up[1] {
+                    2
+                } else {
+                    u8::from(up[1] > up[0])
+                }
+            } else {
+                duel[usize::from(up[0]) * values + usize::from(up[1])]
+            };
+            if outcome != 2 {
+                decided = Some(usize::from(outcome));
+                break;
+            }
+        }
+    }
+    if let Some(winner) = decided {
+        tally.deepest = tally.deepest.max(depth);
+        // The winner picks the two stretches up straight from the rings, where they lie in
+        // one piece (nearly always): what the general settle does, without the table's copy.
+        if let (Some(p0), Some(p1)) = (s.stretch(0, tied[0], s.h[0]), s.stretch(1, tied[1], s.h[1]))
+        {
+            r.order_pickup(winner, &[p0, p1], &mut t.order, rng);
+            if r.wars_to_win.is_some() {
+                s.wars_won[winner] += 1;
+            }
+            s.give(r, winner, &t.order);
+            return War::Won {
+                depth,
+                forfeited: 0,
+            };
+        }
+    }
+    t.clear();
+    for p in 0..2 {
+        let (from, to) = (tied[p], s.h[p]);
+        t.pots[p].extend((from..to).map(|pos| s.get(p, pos)));
+    }
+    if let Some(winner) = decided {
+        general::settle(r, t, s, rng, winner, depth, 0);
+        return War::Won {
+            depth,
+            forfeited: 0,
+        };
+    }
     let mut forfeited = 0u8;
     match general::fight(
         r,
@@ -446,6 +524,7 @@ pub(crate) fn war(
         0b11,
         &mut up,
         &mut forfeited,
+        depth,
     ) {
         Fight::Won { winner, depth } => {
             general::settle(r, t, s, rng, winner, depth, forfeited);

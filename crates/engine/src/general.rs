@@ -131,6 +131,7 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
         contenders,
         &mut up,
         &mut forfeited,
+        0,
     ) {
         Fight::Draw => Some(draw_in_war(t, hold, tally, obs)),
         Fight::Won { winner, depth } => {
@@ -154,7 +155,7 @@ pub(crate) enum Fight {
 }
 
 /// Settles the face-up cards `up` of the seats in `contenders` (whose table cards are in
-/// `t.pots`): ties go to war until one seat is best. Seats that forfeit (`short_war = lose`)
+/// `t.pots`), `depth` wars deep already: ties go to war until one seat is best. Seats that forfeit (`short_war = lose`)
 /// are added to `forfeited`, with their cards on the table.
 #[allow(clippy::too_many_arguments)] // the battle so far, handed over by every loop
 pub(crate) fn fight<H: Holdings, O: Observer>(
@@ -167,8 +168,9 @@ pub(crate) fn fight<H: Holdings, O: Observer>(
     mut contenders: u8,
     up: &mut [u8; MAX_PLAYERS],
     forfeited: &mut u8,
+    depth: u32,
 ) -> Fight {
-    let mut depth = 0u32;
+    let mut depth = depth;
     let winner = loop {
         match contenders.count_ones() {
             0 => {

@@ -113,6 +113,32 @@ impl Seats {
         self.buf[i] = card;
     }
 
+    /// Seat `p`'s cards at ring positions `from .. to`, if they lie in one piece (they are
+    /// split only where the ring wraps round).
+    #[inline]
+    pub fn stretch(&self, p: usize, from: usize, to: usize) -> Option<&[u8]> {
+        let start = from & (self.cap - 1);
+        let len = to - from;
+        (start + len <= self.cap).then(|| {
+            let at = p * self.cap + start;
+            &self.buf[at..at + len]
+        })
+    }
+
+    /// Writes `cards` at seat `p`'s ring positions from `pos` on.
+    #[inline]
+    fn put(&mut self, p: usize, pos: usize, cards: &[u8]) {
+        let start = pos & (self.cap - 1);
+        if start + cards.len() <= self.cap {
+            let at = p * self.cap + start;
+            self.buf[at..at + cards.len()].copy_from_slice(cards);
+        } else {
+            for (i, &c) in cards.iter().enumerate() {
+                self.set(p, pos + i, c);
+            }
+        }
+    }
+
     /// The won pile becomes the stack (shuffled first under `on_empty = shuffle`).
     #[cold]
     pub fn turn_over(&mut self, p: usize, rng: &mut GameRng) {
@@ -221,10 +247,7 @@ impl Holdings for Seats {
     /// won pile.
     #[inline]
     fn give(&mut self, _: &Rules, p: usize, cards: &[u8]) {
-        let tail = self.h[p] + self.l[p] + self.m[p];
-        for (i, &c) in cards.iter().enumerate() {
-            self.set(p, tail + i, c);
-        }
+        self.put(p, self.h[p] + self.l[p] + self.m[p], cards);
         if self.two_pile {
             self.m[p] += cards.len();
         } else {
@@ -235,10 +258,7 @@ impl Holdings for Seats {
     /// A drawn war ends the game, and only the counts are read after it: the cards go behind
     /// everything, like won ones.
     fn take_back(&mut self, p: usize, cards: &[u8]) {
-        let tail = self.h[p] + self.l[p] + self.m[p];
-        for (i, &c) in cards.iter().enumerate() {
-            self.set(p, tail + i, c);
-        }
+        self.put(p, self.h[p] + self.l[p] + self.m[p], cards);
         self.l[p] += cards.len();
     }
 
