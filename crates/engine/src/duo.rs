@@ -436,6 +436,7 @@ pub(crate) enum War {
 /// (a short stack, a turned-over pile, `war_cause_to_loser`) goes on in the general loop's
 /// [`fight`](general::fight). The winner takes the table by the general [`settle`](general::settle).
 #[inline(never)]
+#[allow(clippy::too_many_arguments)] // the loop's whole context, as `general::fight` takes it
 pub(crate) fn war(
     r: &Rules,
     t: &mut Scratch,
@@ -464,10 +465,10 @@ pub(crate) fn war(
             depth += 1;
             tally.wars += 1;
             tally.cards_turned += 2 * (n as u64 + 1);
-            for p in 0..2 {
+            for (p, card) in up.iter_mut().enumerate().take(2) {
                 s.h[p] += n + 1;
                 s.l[p] -= n + 1;
-                up[p] = s.get(p, s.h[p] - 1);
+                *card = s.get(p, s.h[p] - 1);
             }
             let outcome = if duel.is_empty() {
                 if up[0] == up[1] {
@@ -502,9 +503,8 @@ pub(crate) fn war(
         }
     }
     t.clear();
-    for p in 0..2 {
-        let (from, to) = (tied[p], s.h[p]);
-        t.pots[p].extend((from..to).map(|pos| s.get(p, pos)));
+    for (p, &from) in tied.iter().enumerate() {
+        t.pots[p].extend((from..s.h[p]).map(|pos| s.get(p, pos)));
     }
     if let Some(winner) = decided {
         general::settle(r, t, s, rng, winner, depth, 0);
