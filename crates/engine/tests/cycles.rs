@@ -134,6 +134,9 @@ fn loops_holding_wars_are_found() {
                 with_wars += usize::from(rec.wars > 0);
             }
         }
-        assert!(cycles > 0 && with_wars > 0, "{pairs:?}: {cycles} {with_wars}");
+        assert!(
+            cycles > 0 && with_wars > 0,
+            "{pairs:?}: {cycles} {with_wars}"
+        );
     }
 }

@@ -351,13 +351,25 @@ fn two_pile_on_empty_shuffle_and_lose() {
     // Three players: the one whose stack ran out drops out before the next battle, and its won
     // pile goes to that battle's winner; the other two play on.
     let (rec, log) = play(
-        &[SEAT, ("pile", "two-pile"), ("on_empty", "lose"), ("players", "3")],
+        &[
+            SEAT,
+            ("pile", "two-pile"),
+            ("on_empty", "lose"),
+            ("players", "3"),
+        ],
         "9C / 3D 4D / 2H 5H",
     );
     assert_eq!(log.battles[1].dropped, vec![(0, true)]);
-    assert_eq!(log.battles[1].winner, Some(2), "5 beats 4; the 9 and 3 of seat 0's pile go along");
+    assert_eq!(
+        log.battles[1].winner,
+        Some(2),
+        "5 beats 4; the 9 and 3 of seat 0's pile go along"
+    );
     assert_eq!(log.battles[1].pot, 5);
-    assert_eq!((rec.end, rec.winner, rec.battles), (EndReason::Forfeit, Some(2), 2));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles),
+        (EndReason::Forfeit, Some(2), 2)
+    );
     let mut firsts = std::collections::BTreeSet::new();
     for seed in 0..64 {
         let (_, log) = play_seeded(
