@@ -35,7 +35,8 @@ pub fn refused(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Refused(message.into()))
 }
 
-/// This process's exclusive use of a folder, until dropped (or the process ends).
+/// This process's exclusive use of a folder, until dropped (or the process ends). Commands
+/// take it before they change or read anything in the folder.
 #[derive(Debug)]
 pub struct FolderLock {
     dir: PathBuf,
@@ -44,8 +45,11 @@ pub struct FolderLock {
 }
 
 impl FolderLock {
-    /// Locks `dir` (created if missing), or refuses at once if another process holds it.
+    /// Locks the folder `dir`, or refuses at once if another process holds it.
     pub fn acquire(dir: &Path) -> Result<FolderLock> {
+        if !dir.is_dir() {
+            return Err(refused(format!("{} is not a folder", dir.display())));
+        }
         let mut file = open_lock_file(dir)?;
         match file.try_lock() {
             Ok(()) => {}
@@ -76,6 +80,7 @@ impl FolderLock {
     /// Locks `dir` (created if missing), waiting for another holder to finish. For short
     /// critical sections only (writing a report into a reports folder).
     pub fn wait(dir: &Path) -> Result<FolderLock> {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let mut file = open_lock_file(dir)?;
         file.lock()
             .with_context(|| format!("cannot lock {}", dir.join(LOCK_FILE).display()))?;
@@ -93,7 +98,6 @@ impl FolderLock {
 }
 
 fn open_lock_file(dir: &Path) -> Result<File> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join(LOCK_FILE);
     OpenOptions::new()
         .read(true)
@@ -200,6 +204,11 @@ mod tests {
     #[test]
     fn a_second_lock_is_refused_naming_the_folder_and_pid_until_the_first_is_dropped() {
         let dir = scratch("lock").join("run");
+        assert!(
+            FolderLock::acquire(&dir).is_err(),
+            "no lock on a missing folder"
+        );
+        std::fs::create_dir_all(&dir).unwrap();
         let first = FolderLock::acquire(&dir).unwrap();
         assert_eq!(first.dir(), dir);
         // flock locks belong to open files: a second open in this process conflicts too.
