@@ -270,16 +270,26 @@ fn a_killed_run_resumes_and_ends_with_the_same_data() {
 }
 
 #[test]
-fn a_changed_file_does_not_reuse_old_parts() {
+fn parts_of_another_run_are_kept_unless_forced() {
     let dir = scratch("stale");
     let out = dir.join("out");
     let parts = out.join("s").join(".parts");
     std::fs::create_dir_all(&parts).unwrap();
-    // Parts of some other run: a key that does not match, and a stale aggregate.
+    // Parts of some other run: a key that cannot be read, and a finished variant.
     std::fs::write(parts.join("run.json"), "{\"experiment_hash\":\"x\"}").unwrap();
     std::fs::write(parts.join("v0000.aggregate.json"), "{}").unwrap();
     let file = write(&dir, "s.toml", "name = \"s\"\ngames = 100\n");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap(), "--no-report"]);
+    let args = ["run", &file, "--out", out.to_str().unwrap(), "--no-report"];
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("1 finished variant(s)") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert!(parts.join("v0000.aggregate.json").exists(), "kept");
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let (code, _, stderr) = warlab(&forced);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("resuming"), "{stderr}");
     let summary = std::fs::read_to_string(out.join("s/summary.csv")).unwrap();
@@ -287,6 +297,21 @@ fn a_changed_file_does_not_reuse_old_parts() {
         summary.lines().nth(1).unwrap().starts_with("base,"),
         "{summary}"
     );
+    // Parts under a readable key of another run are refused the same way, naming what differs.
+    std::fs::create_dir_all(&parts).unwrap();
+    let other = "{\"experiment_hash\":\"0000\",\"seed\":5,\"games_from\":0,\"games_to\":100,\"rows\":false,\"warlab_version\":\"0.1.0\"}";
+    std::fs::write(parts.join("run.json"), other).unwrap();
+    std::fs::write(parts.join("v0000.aggregate.json"), "{}").unwrap();
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("seed `5` (there) against `1` (this run)"),
+        "{stderr}"
+    );
+    // Parts without a finished variant hold nothing to lose: replaced without a word.
+    std::fs::remove_file(parts.join("v0000.aggregate.json")).unwrap();
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]
