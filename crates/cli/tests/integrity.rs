@@ -6,20 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::warlab;
+use common::{kill_when, warlab, write};
 use warlab_data::{FolderLock, parquet_footer, verify};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-integrity-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    common::scratch("integrity", name)
 }
 
 fn s(p: &Path) -> &str {
@@ -375,16 +366,11 @@ fn a_report_killed_at_any_moment_leaves_a_whole_report() {
     assert_eq!(code, 0);
     let full = started.elapsed();
     for k in 0..12u32 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warlab"))
-            .args(["report", s(&data), "--reports", s(&reports)])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
         // Kills spread over the whole report, the final swap included.
-        std::thread::sleep(full * k / 10);
-        let _ = child.kill();
-        child.wait().unwrap();
+        let started = Instant::now();
+        kill_when(&["report", s(&data), "--reports", s(&reports)], || {
+            started.elapsed() >= full * k / 10
+        });
         assert!(
             report.join("report.md").is_file(),
             "kill {k}: the report is there"
@@ -521,8 +507,9 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
     assert_eq!(code, 0, "{stderr}");
     let out = dir.join("out");
     let parts = out.join("long").join(".parts");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warlab"))
-        .args([
+    let two_done = || parts.join("v0001.aggregate.json").exists();
+    kill_when(
+        &[
             "run",
             &file,
             "--threads",
@@ -530,18 +517,9 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
             "--out",
             s(&out),
             "--no-report",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let two_done = || parts.join("v0001.aggregate.json").exists();
-    while !two_done() && started.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+        ],
+        two_done,
+    );
     if out.join("long/manifest.json").exists() {
         eprintln!("the run finished before it could be killed; damaged parts are not exercised");
         return;

@@ -1,24 +1,13 @@
 //! `warlab run` and `warlab validate` end to end: the files, their bytes, errors, resuming.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
-use common::warlab;
+use common::{kill_when, warlab, write};
 
 mod common;
-use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    common::scratch("test", name)
 }
 
 const DATA_FILES: [&str; 5] = [
@@ -213,26 +202,18 @@ fn a_killed_run_resumes_and_ends_with_the_same_data() {
 
     let out = dir.join("out");
     let parts = out.join("long").join(".parts");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warlab"))
-        .args([
+    let finished_one = || parts.join("v0000.aggregate.json").exists();
+    kill_when(
+        &[
             "run",
             &file,
             "--threads",
             "1",
             "--out",
             out.to_str().unwrap(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let finished_one = || parts.join("v0000.aggregate.json").exists();
-    while !finished_one() && started.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+        ],
+        finished_one,
+    );
     assert!(finished_one(), "the first variant finished before the kill");
     if out.join("long").join("manifest.json").exists() {
         eprintln!("the run finished before it could be killed; resuming is not exercised");

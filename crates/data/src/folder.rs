@@ -23,31 +23,24 @@ pub const FILES: [&str; 6] = [
 
 /// The key of `dir/.parts/`: `None` without a key file, `Some(Err)` when it is unreadable.
 pub(crate) fn read_parts_key(dir: &Path) -> Option<Result<RunKey>> {
-    let path = dir.join(".parts").join("run.json");
-    if !path.exists() {
-        return None;
-    }
-    Some(
-        std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))
-            .and_then(|t| {
-                serde_json::from_str(&t).with_context(|| format!("{} is damaged", path.display()))
-            }),
-    )
+    read_json(&dir.join(".parts").join("run.json"), "is damaged")
 }
 
 /// Reads `dir/manifest.json`: `None` when there is none.
 fn read_manifest(dir: &Path) -> Option<Result<Manifest>> {
-    let path = dir.join("manifest.json");
+    read_json(&dir.join("manifest.json"), "is not a warlab manifest")
+}
+
+/// Reads a JSON file: `None` when there is none; an error names the file and says `bad`.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, bad: &str) -> Option<Result<T>> {
     if !path.exists() {
         return None;
     }
     Some(
-        std::fs::read_to_string(&path)
+        std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))
             .and_then(|t| {
-                serde_json::from_str(&t)
-                    .with_context(|| format!("{} is not a warlab manifest", path.display()))
+                serde_json::from_str(&t).with_context(|| format!("{} {bad}", path.display()))
             }),
     )
 }
