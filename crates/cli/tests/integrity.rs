@@ -499,32 +499,12 @@ fn io_errors_name_their_path() {
 #[test]
 fn damaged_parts_are_named_and_only_their_variants_played_again() {
     let dir = scratch("parts");
-    let text = "name = \"long\"\ngames = 40000\nseed = 9\nrows = true\n[sweep]\n\
-                war_down = [0, 1, 2, 3, 4, 5, 6, 7]\n";
-    let file = write(&dir, "long.toml", text);
-    let reference = dir.join("reference");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", s(&reference), "--no-report"]);
-    assert_eq!(code, 0, "{stderr}");
-    let out = dir.join("out");
+    let (file, reference, out) = common::long_run_killed_after(&dir, "v0001.aggregate.json");
     let parts = out.join("long").join(".parts");
-    let two_done = || parts.join("v0001.aggregate.json").exists();
-    kill_when(
-        &[
-            "run",
-            &file,
-            "--threads",
-            "1",
-            "--out",
-            s(&out),
-            "--no-report",
-        ],
-        two_done,
-    );
     if out.join("long/manifest.json").exists() {
         eprintln!("the run finished before it could be killed; damaged parts are not exercised");
         return;
     }
-    assert!(two_done());
     std::fs::write(parts.join("v0000.aggregate.json"), "{\"games\": 12, \"batt").unwrap();
     let rows = parts.join("v0001.games.parquet");
     let len = std::fs::metadata(&rows).unwrap().len();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use common::{kill_when, warlab, write};
+use common::{warlab, write};
 
 mod common;
 
@@ -187,34 +187,7 @@ fn validate_and_run_reject_bad_files_with_place_and_status_2() {
 fn a_killed_run_resumes_and_ends_with_the_same_data() {
     let dir = scratch("resume");
     // Eight variants that each take a noticeable time, so that the run can be killed midway.
-    let text = "name = \"long\"\ngames = 40000\nseed = 9\nrows = true\n[sweep]\n\
-                war_down = [0, 1, 2, 3, 4, 5, 6, 7]\n";
-    let file = write(&dir, "long.toml", text);
-    let reference = dir.join("reference");
-    let (code, _, stderr) = warlab(&[
-        "run",
-        &file,
-        "--out",
-        reference.to_str().unwrap(),
-        "--no-report",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-
-    let out = dir.join("out");
-    let parts = out.join("long").join(".parts");
-    let finished_one = || parts.join("v0000.aggregate.json").exists();
-    kill_when(
-        &[
-            "run",
-            &file,
-            "--threads",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        finished_one,
-    );
-    assert!(finished_one(), "the first variant finished before the kill");
+    let (file, reference, out) = common::long_run_killed_after(&dir, "v0000.aggregate.json");
     if out.join("long").join("manifest.json").exists() {
         eprintln!("the run finished before it could be killed; resuming is not exercised");
     } else {

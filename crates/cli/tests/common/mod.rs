@@ -51,3 +51,40 @@ pub fn kill_when(args: &[&str], ready: impl Fn() -> bool) -> bool {
     child.wait().unwrap();
     ready()
 }
+
+/// An experiment `long` of 8 variants × 40,000 games with rows: long enough to be killed mid-run.
+pub const LONG: &str = "name = \"long\"\ngames = 40000\nseed = 9\nrows = true\n[sweep]\n\
+                        war_down = [0, 1, 2, 3, 4, 5, 6, 7]\n";
+
+/// Plays `LONG` whole into `dir/reference/`, then again on one thread into `dir/out/`, killed
+/// as soon as `.parts/<part>` exists: (file, reference, out).
+pub fn long_run_killed_after(dir: &Path, part: &str) -> (String, PathBuf, PathBuf) {
+    let file = write(dir, "long.toml", LONG);
+    let reference = dir.join("reference");
+    let (code, _, stderr) = warlab(&[
+        "run",
+        &file,
+        "--out",
+        reference.to_str().unwrap(),
+        "--no-report",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = dir.join("out");
+    let part = out.join("long").join(".parts").join(part);
+    let out_arg = out.to_str().unwrap();
+    let args = [
+        "run",
+        &file,
+        "--threads",
+        "1",
+        "--out",
+        out_arg,
+        "--no-report",
+    ];
+    assert!(
+        kill_when(&args, || part.exists()),
+        "{} was written before the kill",
+        part.display()
+    );
+    (file, reference, out)
+}
