@@ -10,9 +10,13 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::path::Path;
+
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
+use warlab_data::{FolderLock, Refused};
 use warlab_engine::{Deal, GameSeed};
+use warlab_experiment::ExperimentError;
 
 use crate::options::{InputError, input_error, rules_from};
 
@@ -132,12 +136,15 @@ enum Command {
         /// Do not write the report
         #[arg(long)]
         no_report: bool,
+        /// Replace finished results of another run in OUT/<name>/ (refused without it)
+        #[arg(long)]
+        force: bool,
     },
     /// Write a Slurm job array over the shards of an experiment, plus a dependent merge job
     Slurm {
         /// The experiment file
         file: PathBuf,
-        /// Number of shards (array tasks)
+        /// Number of shards (array tasks), 1..=1000
         #[arg(long, default_value_t = 4)]
         shards: u64,
         /// Slurm partition (default: the cluster's default)
@@ -167,16 +174,20 @@ enum Command {
     },
 }
 
+/// Exit status 2: refused before anything was done (bad input, or a folder that is busy,
+/// holds another run's results, or mixes runs); 1: failed while working.
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            if let Some(input) = e.downcast_ref::<InputError>() {
-                eprintln!("error: {input}");
+            eprintln!("error: {e:#}");
+            let refused = e
+                .chain()
+                .any(|c| c.is::<InputError>() || c.is::<Refused>() || c.is::<ExperimentError>());
+            if refused {
                 ExitCode::from(2)
             } else {
-                eprintln!("error: {e:#}");
                 ExitCode::FAILURE
             }
         }
@@ -191,10 +202,29 @@ fn quiet_pipe(written: std::io::Result<()>) -> Result<()> {
     }
 }
 
-fn report(data: &std::path::Path, reports: &std::path::Path, log_hist: bool) -> Result<()> {
+/// Writes the report of a locked data folder, after checking that its files are one run's.
+fn report(data: &FolderLock, reports: &Path, log_hist: bool) -> Result<()> {
+    warlab_data::verify(data.dir())?;
     let dir = warlab_report::build(data, reports, &warlab_report::Options { log_hist })?;
     println!("report: {}", dir.join("report.md").display());
     Ok(())
+}
+
+/// `warlab report DATA`: the folder must be a run's data folder.
+fn report_folder(data: &Path, reports: &Path, log_hist: bool) -> Result<()> {
+    if !data.exists() {
+        return Err(input_error(format!(
+            "{} does not exist: run the experiment first (`warlab run experiments/<name>.toml`), then give its folder data/<name>",
+            data.display()
+        )));
+    }
+    if !data.is_dir() {
+        return Err(input_error(format!(
+            "{} is a file, not a run's data folder: give the folder a run wrote, e.g. data/<name>",
+            data.display()
+        )));
+    }
+    report(&FolderLock::acquire(data)?, reports, log_hist)
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -205,11 +235,10 @@ fn run(cli: Cli) -> Result<()> {
             no_report,
             log_hist,
         } => {
-            let shard = args.shard;
-            let data = run::run(args)?;
-            // A shard is only part of the data: the report comes with the merge.
-            if !no_report && shard.is_none() {
-                report(&data, &reports, log_hist)?;
+            let ran = run::run(args)?;
+            // A shard or a slice is only part of the data: the report comes with the merge.
+            if !no_report && ran.whole {
+                report(&ran.lock, &reports, log_hist)?;
             }
             Ok(())
         }
@@ -218,17 +247,18 @@ fn run(cli: Cli) -> Result<()> {
             out,
             reports,
             no_report,
+            force,
         } => {
-            let (dir, m) = warlab_data::merge(&dirs, &out)?;
+            let merged = warlab_data::merge(&dirs, &out, force)?;
             println!(
                 "merged {} folder(s): {} games of each of {} variant(s) in {}",
                 dirs.len(),
-                m.games_per_variant,
-                m.variants.len(),
-                dir.display()
+                merged.manifest.games_per_variant,
+                merged.manifest.variants.len(),
+                merged.dir.display()
             );
             if !no_report {
-                report(&dir, &reports, false)?;
+                report(&merged.lock, &reports, false)?;
             }
             Ok(())
         }
@@ -255,7 +285,7 @@ fn run(cli: Cli) -> Result<()> {
             data,
             reports,
             log_hist,
-        } => report(&data, &reports, log_hist),
+        } => report_folder(&data, &reports, log_hist),
         Command::Validate { files } => run::validate(&files),
         Command::Rules => {
             print!("{}", options::describe_options());
@@ -308,11 +338,16 @@ fn run(cli: Cli) -> Result<()> {
                 }
             };
             let deal = match (deal, deck_order) {
-                (Some(d), _) => {
-                    Some(Deal::parse(&rules, &d).map_err(|e| input_error(format!("--deal: {e}")))?)
-                }
+                (Some(d), _) => Some(
+                    warlab_experiment::check_deal(&rules, &d)
+                        .map_err(|e| e.to_string())
+                        .and_then(|()| Deal::parse(&rules, &d).map_err(|e| e.to_string()))
+                        .map_err(|e| input_error(format!("--deal: {e}")))?,
+                ),
                 (None, Some(d)) => Some(
-                    Deal::from_deck_order(&rules, &d)
+                    warlab_experiment::check_deal(&rules, &d)
+                        .map_err(|e| e.to_string())
+                        .and_then(|()| Deal::from_deck_order(&rules, &d).map_err(|e| e.to_string()))
                         .map_err(|e| input_error(format!("--deck-order: {e}")))?,
                 ),
                 // A variant with a fixed deal plays it in every game.
@@ -345,9 +380,7 @@ fn run(cli: Cli) -> Result<()> {
             let rules = rules_from(rules.rules.as_deref(), &rules.rule)?;
             options::check_positive("games", games)?;
             options::check_positive("reps", reps as u64)?;
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            options::check_positive("threads", threads as u64)?;
+            let threads = options::threads(threads)?;
             let cfg = bench::BenchConfig {
                 games,
                 reps,

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use warlab_engine::{OPTIONS, RuleOptions, Rules};
 
 /// A problem with the user's input: printed as is, exit status 2.
@@ -37,6 +37,8 @@ pub fn rules_from(file: Option<&Path>, pairs: &[String]) -> Result<Rules> {
                 "--rule `{pair}`: expected NAME=VALUE, e.g. --rule pickup=seat (see `warlab rules`)"
             )));
         };
+        warlab_experiment::check_table_value(v.trim())
+            .map_err(|e| input_error(format!("--rule {pair}: {e}")))?;
         o.set(k.trim(), v.trim())
             .map_err(|e| input_error(format!("--rule {pair}: {e}")))?;
     }
@@ -52,9 +54,9 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// Reads `name = value` lines (or a `[rules]` table) of a TOML file into `o`.
 pub fn apply_toml_file(o: &mut RuleOptions, path: &Path) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let file = path.display();
+    let text = warlab_experiment::read_text(path)
+        .map_err(|e| input_error(format!("--rules {file}: {e}")))?;
     let table: toml::Table = toml::from_str(&text).map_err(|e| {
         let at = e
             .span()
@@ -89,6 +91,8 @@ pub fn apply_toml_file(o: &mut RuleOptions, path: &Path) -> Result<()> {
                 allowed(&key)
             ))
         })?;
+        warlab_experiment::check_table_value(&text_value)
+            .map_err(|e| input_error(format!("{at}: {e}")))?;
         o.set(&key, &text_value)
             .map_err(|e| input_error(format!("{at}: {e}")))?;
     }
@@ -156,6 +160,28 @@ pub fn describe_options() -> String {
 pub fn check_positive(name: &str, n: u64) -> Result<u64> {
     if n == 0 {
         bail!(InputError(format!("--{name} must be at least 1")));
+    }
+    Ok(n)
+}
+
+/// Worker threads beyond this many per core only add start-up time and memory: a pool of
+/// CPU-bound games gains nothing from them.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The worker threads to use: `asked` (at least 1), at most [`THREADS_PER_CORE`] per core
+/// with a warning; all cores by default.
+pub fn threads(asked: Option<usize>) -> Result<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(n) = asked else {
+        return Ok(cores);
+    };
+    check_positive("threads", n as u64)?;
+    let most = cores * THREADS_PER_CORE;
+    if n > most {
+        eprintln!(
+            "warning: --threads {n}: this machine has {cores} core(s); using {most} threads ({THREADS_PER_CORE} per core at most)"
+        );
+        return Ok(most);
     }
     Ok(n)
 }

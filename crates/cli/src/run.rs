@@ -8,8 +8,8 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use warlab_casino::{CasinoRules, SessionEnd};
-use warlab_data::{PartStore, RunKey, Tables, Timing, finish_run};
-use warlab_experiment::{AnyExperiment, Experiment};
+use warlab_data::{FolderLock, PartStore, RunKey, Tables, Timing, finish_run};
+use warlab_experiment::{AnyExperiment, Experiment, MAX_GAMES};
 use warlab_runner::{Aggregate, CasinoAggregate, Plan, Sink, mean_estimate};
 
 use crate::options::input_error;
@@ -18,7 +18,7 @@ use crate::options::input_error;
 pub struct RunArgs {
     /// The experiment file (see experiments/README.md)
     pub file: PathBuf,
-    /// Games per variant (overrides the file's `games`)
+    /// Games per variant (overrides the file's `games`), 1..=10000000000
     #[arg(long)]
     pub games: Option<u64>,
     /// Worker threads (default: all cores)
@@ -33,7 +33,8 @@ pub struct RunArgs {
     /// Also write one row per game (games.parquet), as `rows = true` in the file does
     #[arg(long)]
     pub rows: bool,
-    /// First game index to play in every variant (default 0)
+    /// First game index to play in every variant (default 0); a slice goes to
+    /// OUT/<name>.games-A-B/ (combine slices with `warlab merge`)
     #[arg(long, value_name = "A")]
     pub games_from: Option<u64>,
     /// Game index to stop before in every variant (default: the number of games)
@@ -43,6 +44,17 @@ pub struct RunArgs {
     /// combine the shards with `warlab merge`
     #[arg(long, value_name = "I/N", value_parser = parse_shard, conflicts_with_all = ["games_from", "games_to"])]
     pub shard: Option<(u64, u64)>,
+    /// Replace finished results (or finished variants of an interrupted run) of another run
+    /// key in the output folder; without it such a folder is refused
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// A finished run: the lock of its folder, still held (the report is written under it).
+pub struct Ran {
+    pub lock: FolderLock,
+    /// All games of the experiment, not a shard or a slice.
+    pub whole: bool,
 }
 
 /// `I/N` with 1 ≤ I ≤ N (clap reports a bad value with exit status 2).
@@ -129,16 +141,20 @@ impl Console for CasinoRules {
     }
 }
 
-pub fn run(args: RunArgs) -> Result<PathBuf> {
+pub fn run(args: RunArgs) -> Result<Ran> {
     match load_any(&args.file)? {
         AnyExperiment::War(exp) => run_game(args, exp),
         AnyExperiment::Casino(exp) => run_game(args, exp),
     }
 }
 
-fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf> {
+fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<Ran> {
     if let Some(g) = args.games {
-        crate::options::check_positive("games", g)?;
+        if !(1..=MAX_GAMES).contains(&g) {
+            return Err(input_error(format!(
+                "--games {g}: from 1 to {MAX_GAMES} games per variant"
+            )));
+        }
         exp.games = g;
     }
     if let Some(s) = args.seed {
@@ -160,11 +176,14 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
             exp.games
         )));
     }
+    if to > exp.games {
+        return Err(input_error(format!(
+            "--games-to {to}: beyond the experiment's {} games per variant (`--games` or the file's `games` sets them)",
+            exp.games
+        )));
+    }
     let rows = args.rows || exp.rows;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    crate::options::check_positive("threads", threads as u64)?;
+    let threads = crate::options::threads(args.threads)?;
     let key = RunKey {
         experiment_hash: exp.text_hash(),
         seed: exp.seed,
@@ -173,11 +192,19 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
         rows,
         warlab_version: env!("CARGO_PKG_VERSION").to_string(),
     };
+    // A shard or a slice is part of the data: it gets its own folder, never the whole run's.
+    let whole = (from, to) == (0, exp.games) && args.shard.is_none();
     let dir = match args.shard {
         Some((i, n)) => args.out.join(format!("{}.shard-{i}-of-{n}", exp.name)),
+        None if !whole => args.out.join(format!("{}.games-{from}-{to}", exp.name)),
         None => args.out.join(&exp.name),
     };
-    let store = PartStore::open(&dir, &exp, &key)?;
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let lock = FolderLock::acquire(&dir)?;
+    let store = PartStore::open(&lock, &exp, &key, args.force)?;
+    for problem in store.repairs() {
+        eprintln!("warning: {problem}");
+    }
     if store.resumed() > 0 {
         eprintln!(
             "resuming {}: {} of {} variant(s) already finished in {}",
@@ -190,6 +217,12 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
     if let Some((i, n)) = args.shard {
         eprintln!(
             "shard {i}/{n} of {}: games {from}..{to} of every variant → {}",
+            exp.name,
+            dir.display()
+        );
+    } else if !whole {
+        eprintln!(
+            "slice of {}: games {from}..{to} of every variant → {}",
             exp.name,
             dir.display()
         );
@@ -241,21 +274,21 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<PathBuf
         threads,
         dir.display()
     );
-    Ok(dir)
+    Ok(Ran { lock, whole })
 }
 
 /// The store, plus progress bars on a terminal.
-struct Progress<G: Tables> {
-    store: PartStore<G>,
+struct Progress<'l, G: Tables> {
+    store: PartStore<'l, G>,
     bars: Option<(MultiProgress, ProgressBar, HashMap<usize, ProgressBar>)>,
     names: Vec<String>,
     /// Games each variant plays.
     sizes: Vec<u64>,
 }
 
-impl<G: Tables> Progress<G> {
+impl<'l, G: Tables> Progress<'l, G> {
     /// Bars for `total` games to play, `sizes[v]` in variant `v` (resumed variants are done).
-    fn new(store: PartStore<G>, exp: &Experiment<G>, sizes: Vec<u64>, total: u64) -> Self {
+    fn new(store: PartStore<'l, G>, exp: &Experiment<G>, sizes: Vec<u64>, total: u64) -> Self {
         let bars = std::io::stderr().is_terminal().then(|| {
             let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
             let main = multi.add(ProgressBar::new(total));
@@ -278,7 +311,7 @@ impl<G: Tables> Progress<G> {
         }
     }
 
-    fn finish(self) -> PartStore<G> {
+    fn finish(self) -> PartStore<'l, G> {
         if let Some((multi, main, _)) = &self.bars {
             main.finish_and_clear();
             let _ = multi.clear();
@@ -287,7 +320,7 @@ impl<G: Tables> Progress<G> {
     }
 }
 
-impl<G: Tables> Sink<G> for Progress<G> {
+impl<G: Tables> Sink<G> for Progress<'_, G> {
     type Error = anyhow::Error;
 
     fn is_done(&self, variant: usize) -> bool {

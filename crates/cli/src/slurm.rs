@@ -20,6 +20,52 @@ pub struct SlurmArgs {
     pub submit: bool,
 }
 
+/// At most this many shards: Slurm's default `MaxArraySize` (1001) allows array indices up
+/// to 1000.
+pub const MAX_SHARDS: u64 = 1000;
+
+/// A Slurm time limit: `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`, `D-H:M:S` (numbers), or
+/// `UNLIMITED` / `INFINITE`.
+fn check_time(time: &str) -> Result<()> {
+    let numbers = |s: &str, most: usize| {
+        let parts: Vec<&str> = s.split(':').collect();
+        parts.len() <= most
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let ok = match time.split_once('-') {
+        _ if matches!(time.to_ascii_uppercase().as_str(), "UNLIMITED" | "INFINITE") => true,
+        Some((days, rest)) => numbers(days, 1) && numbers(rest, 3),
+        None => numbers(time, 3),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(input_error(format!(
+            "--time `{}`: not a Slurm time limit; allowed: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS, UNLIMITED",
+            time.escape_debug()
+        )))
+    }
+}
+
+/// A partition name (or a comma-separated list): it goes into the script as is, so nothing
+/// but letters, digits, `_`, `-`, `.`, `,` (a newline would add lines to the script).
+fn check_partition(p: &str) -> Result<()> {
+    if !p.is_empty()
+        && p.len() <= 200
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ','))
+    {
+        Ok(())
+    } else {
+        Err(input_error(format!(
+            "--partition `{}`: a partition name is letters, digits, `_`, `-`, `.` (several separated by `,`)",
+            p.escape_debug()
+        )))
+    }
+}
+
 fn quote(p: &Path) -> String {
     let s = p.display().to_string();
     format!("'{}'", s.replace('\'', "'\\''"))
@@ -41,6 +87,16 @@ pub fn slurm(a: SlurmArgs) -> Result<()> {
         return Err(input_error(
             "--shards and --cpus-per-task must be at least 1",
         ));
+    }
+    if a.shards > MAX_SHARDS {
+        return Err(input_error(format!(
+            "--shards {}: at most {MAX_SHARDS} (Slurm's default MaxArraySize allows array indices up to 1000)",
+            a.shards
+        )));
+    }
+    check_time(&a.time)?;
+    if let Some(p) = &a.partition {
+        check_partition(p)?;
     }
     let exe = std::env::current_exe().context("cannot find the warlab binary")?;
     let cwd = std::env::current_dir()?;
@@ -99,8 +155,9 @@ pub fn slurm(a: SlurmArgs) -> Result<()> {
     );
     let array_path = a.dir.join(format!("{}.sbatch", name));
     let merge_path = a.dir.join(format!("{}.merge.sbatch", name));
-    std::fs::write(&array_path, array)?;
-    std::fs::write(&merge_path, merge)?;
+    for (path, text) in [(&array_path, array), (&merge_path, merge)] {
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     println!("array job: {}", array_path.display());
     println!("merge job: {}", merge_path.display());
     if !a.submit {
@@ -135,4 +192,37 @@ pub fn slurm(a: SlurmArgs) -> Result<()> {
     ])?;
     println!("submitted: array job {array_id} ({n} tasks), merge job {merge_id}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn slurm_time_limits() {
+        for ok in [
+            "30",
+            "30:00",
+            "01:00:00",
+            "2-0",
+            "2-12",
+            "2-12:30",
+            "2-12:30:00",
+            "UNLIMITED",
+            "infinite",
+        ] {
+            assert!(super::check_time(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "junk",
+            "",
+            "1:2:3:4",
+            "1-",
+            "-1",
+            "1h",
+            "01:00:00\n#SBATCH --x",
+            "1--2",
+            "a-1",
+        ] {
+            assert!(super::check_time(bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -1,24 +1,13 @@
 //! `warlab run` and `warlab validate` end to end: the files, their bytes, errors, resuming.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
-use common::warlab;
+use common::{warlab, write};
 
 mod common;
-use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_string()
+    common::scratch("test", name)
 }
 
 const DATA_FILES: [&str; 5] = [
@@ -198,42 +187,7 @@ fn validate_and_run_reject_bad_files_with_place_and_status_2() {
 fn a_killed_run_resumes_and_ends_with_the_same_data() {
     let dir = scratch("resume");
     // Eight variants that each take a noticeable time, so that the run can be killed midway.
-    let text = "name = \"long\"\ngames = 40000\nseed = 9\nrows = true\n[sweep]\n\
-                war_down = [0, 1, 2, 3, 4, 5, 6, 7]\n";
-    let file = write(&dir, "long.toml", text);
-    let reference = dir.join("reference");
-    let (code, _, stderr) = warlab(&[
-        "run",
-        &file,
-        "--out",
-        reference.to_str().unwrap(),
-        "--no-report",
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-
-    let out = dir.join("out");
-    let parts = out.join("long").join(".parts");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warlab"))
-        .args([
-            "run",
-            &file,
-            "--threads",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    let finished_one = || parts.join("v0000.aggregate.json").exists();
-    while !finished_one() && started.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(finished_one(), "the first variant finished before the kill");
+    let (file, reference, out) = common::long_run_killed_after(&dir, "v0000.aggregate.json");
     if out.join("long").join("manifest.json").exists() {
         eprintln!("the run finished before it could be killed; resuming is not exercised");
     } else {
@@ -270,16 +224,26 @@ fn a_killed_run_resumes_and_ends_with_the_same_data() {
 }
 
 #[test]
-fn a_changed_file_does_not_reuse_old_parts() {
+fn parts_of_another_run_are_kept_unless_forced() {
     let dir = scratch("stale");
     let out = dir.join("out");
     let parts = out.join("s").join(".parts");
     std::fs::create_dir_all(&parts).unwrap();
-    // Parts of some other run: a key that does not match, and a stale aggregate.
+    // Parts of some other run: a key that cannot be read, and a finished variant.
     std::fs::write(parts.join("run.json"), "{\"experiment_hash\":\"x\"}").unwrap();
     std::fs::write(parts.join("v0000.aggregate.json"), "{}").unwrap();
     let file = write(&dir, "s.toml", "name = \"s\"\ngames = 100\n");
-    let (code, _, stderr) = warlab(&["run", &file, "--out", out.to_str().unwrap(), "--no-report"]);
+    let args = ["run", &file, "--out", out.to_str().unwrap(), "--no-report"];
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("1 finished variant(s)") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert!(parts.join("v0000.aggregate.json").exists(), "kept");
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let (code, _, stderr) = warlab(&forced);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("resuming"), "{stderr}");
     let summary = std::fs::read_to_string(out.join("s/summary.csv")).unwrap();
@@ -287,6 +251,21 @@ fn a_changed_file_does_not_reuse_old_parts() {
         summary.lines().nth(1).unwrap().starts_with("base,"),
         "{summary}"
     );
+    // Parts under a readable key of another run are refused the same way, naming what differs.
+    std::fs::create_dir_all(&parts).unwrap();
+    let other = "{\"experiment_hash\":\"0000\",\"seed\":5,\"games_from\":0,\"games_to\":100,\"rows\":false,\"warlab_version\":\"0.1.0\"}";
+    std::fs::write(parts.join("run.json"), other).unwrap();
+    std::fs::write(parts.join("v0000.aggregate.json"), "{}").unwrap();
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("seed `5` (there) against `1` (this run)"),
+        "{stderr}"
+    );
+    // Parts without a finished variant hold nothing to lose: replaced without a word.
+    std::fs::remove_file(parts.join("v0000.aggregate.json")).unwrap();
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]

@@ -12,11 +12,21 @@
 //! rows when asked for), each file written under a temporary name and renamed when complete.
 //! An interrupted run therefore keeps every finished variant, and the same command resumes
 //! from them; final files are likewise renamed into place only when complete.
+//!
+//! Every data file carries the run key (experiment file hash, seed, game range, rows,
+//! version): Parquet files in their key-value metadata (`warlab.run`), `aggregates.json` in
+//! its `run` field, `manifest.json` in its fields, and `summary.csv`, which has no place for
+//! it, through the FNV-1a hash the manifest records. [`verify`] checks a folder against its
+//! manifest; a folder holding another run's results is never overwritten without `force`;
+//! every command works on a folder only under its [`FolderLock`].
 
 mod files;
+mod folder;
 mod merge;
 mod store;
 
-pub use files::{read_parquet, write_csv, write_parquet};
-pub use merge::merge;
+pub use files::{RUN_KEY_METADATA, parquet_footer, read_parquet, write_parquet};
+pub use folder::{FILES, verify};
+pub use merge::{Merged, merge};
 pub use store::{Manifest, ManifestVariant, PartStore, RunKey, Tables, Timing, finish_run};
+pub use warlab_folders::{FolderLock, Refused};

@@ -1,18 +1,21 @@
-//! Combining the data folders of runs over disjoint game ranges (shards) into one.
+//! Combining the data folders of runs over disjoint game ranges (shards, slices) into one.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use warlab_experiment::{AnyExperiment, Experiment};
+use warlab_experiment::Experiment;
+use warlab_folders::{FolderLock, refused};
 
+use crate::files::parquet_footer;
+use crate::folder::{FILES, claim, verify};
 use crate::store::{Manifest, RunKey, Segment, Tables, write_outputs};
 
 #[derive(Deserialize)]
 #[serde(bound = "A: DeserializeOwned")]
 struct Aggregates<A> {
-    run: RunKey,
     variants: Vec<Named<A>>,
 }
 
@@ -30,18 +33,17 @@ struct Shard<A> {
     aggregates: Vec<A>,
 }
 
-fn read<A: DeserializeOwned>(dir: &Path) -> Result<Shard<A>> {
-    let mpath = dir.join("manifest.json");
-    if !mpath.is_file() {
-        bail!(
-            "{} is not a finished run (no manifest.json): run that shard again (the same `warlab run … --shard I/N` command resumes it)",
-            dir.display()
-        );
-    }
-    let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(&mpath)?)
-        .with_context(|| format!("{} is not a warlab manifest", mpath.display()))?;
+/// A merged folder, still locked: the report is written under the same lock.
+pub struct Merged {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub lock: FolderLock,
+}
+
+/// Reads a verified shard folder's aggregates and checks its rows file holds its games.
+fn read<G: Tables>(dir: &Path, manifest: Manifest) -> Result<Shard<G::Aggregate>> {
     let apath = dir.join("aggregates.json");
-    let aggs: Aggregates<A> = serde_json::from_str(
+    let aggs: Aggregates<G::Aggregate> = serde_json::from_str(
         &std::fs::read_to_string(&apath)
             .with_context(|| format!("cannot read {}", apath.display()))?,
     )
@@ -49,131 +51,150 @@ fn read<A: DeserializeOwned>(dir: &Path) -> Result<Shard<A>> {
     let names: Vec<&str> = aggs.variants.iter().map(|v| v.variant.as_str()).collect();
     let listed: Vec<&str> = manifest.variants.iter().map(|v| v.name.as_str()).collect();
     if names != listed {
-        bail!(
+        return Err(refused(format!(
             "{}: manifest.json and aggregates.json list different variants",
             dir.display()
-        );
+        )));
+    }
+    let aggregates: Vec<G::Aggregate> = aggs.variants.into_iter().map(|v| v.aggregate).collect();
+    if manifest.rows {
+        let path = dir.join("games.parquet");
+        let (rows, _) = parquet_footer(&path)?;
+        let played: u64 = aggregates.iter().map(G::played).sum();
+        if rows as u64 != played {
+            return Err(refused(format!(
+                "{} holds {rows} rows, its aggregates count {played} games: the file is incomplete; run that shard again",
+                path.display()
+            )));
+        }
     }
     Ok(Shard {
         dir: dir.to_path_buf(),
+        run: manifest.key(),
         manifest,
-        run: aggs.run,
-        aggregates: aggs.variants.into_iter().map(|v| v.aggregate).collect(),
+        aggregates,
     })
 }
 
 /// Merges the data folders `dirs` (runs of one experiment file, seed and warlab version over
 /// game ranges that together cover every game exactly once) into `out_root/<experiment>/`:
-/// the same files, byte for byte, as one run over all the games.
-pub fn merge(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
+/// the same files, byte for byte, as one run over all the games. Every folder is locked and
+/// verified first (a missing, truncated or foreign file is named); the output is built in
+/// `out_root/<experiment>/.merge/` and moved into place only when complete, and a failed merge
+/// leaves no output folder it created. Finished results of another run in the output folder
+/// are replaced only with `force`.
+pub fn merge(dirs: &[PathBuf], out_root: &Path, force: bool) -> Result<Merged> {
     if dirs.is_empty() {
         bail!("nothing to merge: give the shard folders");
     }
-    let mpath = dirs[0].join("manifest.json");
-    let manifest: Option<Manifest> = std::fs::read_to_string(&mpath)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok());
-    let experiment = manifest
-        .map(|m| AnyExperiment::parse(Path::new(&m.file), &m.text))
-        .transpose()
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}: the experiment in its manifest no longer parses: {e}",
-                dirs[0].display()
-            )
-        })?;
-    match experiment {
-        Some(AnyExperiment::Casino(_)) => merge_game::<warlab_casino::CasinoRules>(dirs, out_root),
-        // A missing manifest is reported by `read`, with the folder named.
-        _ => merge_game::<warlab_engine::Rules>(dirs, out_root),
+    // One lock per distinct folder (the same one given twice is reported as an overlap).
+    let mut seen = HashSet::new();
+    let mut locks = Vec::new();
+    for d in dirs {
+        if !d.is_dir() {
+            return Err(refused(format!(
+                "{} is not a folder: give the shards' data folders",
+                d.display()
+            )));
+        }
+        let real =
+            std::fs::canonicalize(d).with_context(|| format!("cannot read {}", d.display()))?;
+        if seen.insert(real) {
+            locks.push(FolderLock::acquire(d)?);
+        }
+    }
+    let manifests = dirs.iter().map(|d| verify(d)).collect::<Result<Vec<_>>>()?;
+    if manifests[0].game == "casino-war" {
+        merge_game::<warlab_casino::CasinoRules>(dirs, manifests, out_root, force)
+    } else {
+        merge_game::<warlab_engine::Rules>(dirs, manifests, out_root, force)
     }
 }
 
-fn merge_game<G: Tables>(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, Manifest)> {
-    let mut shards: Vec<Shard<G::Aggregate>> =
-        dirs.iter().map(|d| read(d)).collect::<Result<_>>()?;
+fn merge_game<G: Tables>(
+    dirs: &[PathBuf],
+    manifests: Vec<Manifest>,
+    out_root: &Path,
+    force: bool,
+) -> Result<Merged> {
+    let mut shards: Vec<Shard<G::Aggregate>> = dirs
+        .iter()
+        .zip(manifests)
+        .map(|(d, m)| read::<G>(d, m))
+        .collect::<Result<_>>()?;
     shards.sort_by_key(|s| (s.run.games_from, s.run.games_to));
     let first = &shards[0];
     for s in &shards[1..] {
-        let differs = |what: &str, a: &str, b: &str| {
-            anyhow::anyhow!(
+        if let Some((what, a, b)) = first
+            .run
+            .differences(&s.run)
+            .into_iter()
+            .find(|(what, _, _)| *what != "games")
+        {
+            return Err(refused(format!(
                 "{} and {} come from different runs: {what} `{a}` against `{b}`; merge only shards of one experiment file, seed and warlab version",
                 first.dir.display(),
                 s.dir.display()
-            )
-        };
-        let (a, b) = (&first.run, &s.run);
-        if a.experiment_hash != b.experiment_hash {
-            return Err(differs(
-                "experiment file hash",
-                &a.experiment_hash,
-                &b.experiment_hash,
-            ));
-        }
-        if a.seed != b.seed {
-            return Err(differs("seed", &a.seed.to_string(), &b.seed.to_string()));
-        }
-        if a.warlab_version != b.warlab_version {
-            return Err(differs(
-                "warlab version",
-                &a.warlab_version,
-                &b.warlab_version,
-            ));
-        }
-        if a.rows != b.rows {
-            return Err(differs("rows", &a.rows.to_string(), &b.rows.to_string()));
+            )));
         }
     }
     let exp = Experiment::<G>::parse_game(Path::new(&first.manifest.file), &first.manifest.text)
         .map_err(|e| {
-            anyhow::anyhow!(
+            refused(format!(
                 "{}: the experiment in its manifest no longer parses: {e}",
                 first.dir.display()
-            )
+            ))
         })?;
+    if exp.name != first.manifest.experiment {
+        return Err(refused(format!(
+            "{}: manifest.json names the experiment `{}` but its text names `{}`: the manifest was edited",
+            first.dir.display(),
+            first.manifest.experiment,
+            exp.name
+        )));
+    }
     // The ranges must tile 0..games: no gap, no overlap.
     let mut next = 0;
     for s in &shards {
         let (from, to) = (s.run.games_from, s.run.games_to);
         if from > next {
-            bail!(
+            return Err(refused(format!(
                 "games {next}..{from} of every variant are in none of the folders: a shard is missing (the set is incomplete)"
-            );
+            )));
         }
         if from < next {
-            bail!(
+            return Err(refused(format!(
                 "{} (games {from}..{to}) overlaps another folder: the same shard given twice, or shards of different splits",
                 s.dir.display()
-            );
+            )));
         }
         next = to;
     }
     if next != exp.games {
-        bail!(
+        return Err(refused(format!(
             "the folders cover games 0..{next} of every variant, the experiment has {}: a shard is missing (the set is incomplete)",
             exp.games
-        );
+        )));
     }
     let out = out_root.join(&exp.name);
     for s in &shards {
         if std::fs::canonicalize(&s.dir).ok() == std::fs::canonicalize(&out).ok() {
-            bail!(
+            return Err(refused(format!(
                 "the output {} is one of the shards: choose another --out",
                 out.display()
-            );
+            )));
         }
     }
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let n = exp.variants.len();
     let mut aggregates = vec![G::Aggregate::default(); n];
     for s in &shards {
         if s.aggregates.len() != n {
-            bail!(
+            return Err(refused(format!(
                 "{} has {} variants, the experiment {}",
                 s.dir.display(),
                 s.aggregates.len(),
                 n
-            );
+            )));
         }
         for (total, a) in aggregates.iter_mut().zip(&s.aggregates) {
             G::merge(total, a);
@@ -209,19 +230,71 @@ fn merge_game<G: Tables>(dirs: &[PathBuf], out_root: &Path) -> Result<(PathBuf, 
         .min()
         .unwrap_or_default();
     let threads = shards.iter().map(|s| s.manifest.threads).max().unwrap_or(0);
-    let manifest = write_outputs(&out, &exp, &key, &aggregates, rows.as_deref(), |finished| {
-        Manifest {
-            threads,
-            started_utc: started,
-            finished_utc: crate::store::utc(finished),
-            seconds,
-            games_played: played,
-            games_per_s: played as f64 / seconds.max(1e-9),
-            merged_from: shards.iter().map(|s| s.dir.display().to_string()).collect(),
-            ..Manifest::describe(&exp, &key)
+    let describe = |finished| Manifest {
+        threads,
+        started_utc: started,
+        finished_utc: crate::store::utc(finished),
+        seconds,
+        games_played: played,
+        games_per_s: played as f64 / seconds.max(1e-9),
+        merged_from: shards.iter().map(|s| s.dir.display().to_string()).collect(),
+        ..Manifest::describe(&exp, &key)
+    };
+
+    let created = !out.exists();
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let lock = FolderLock::acquire(&out)?;
+    let staging = out.join(".merge");
+    let written = (|| {
+        claim(&out, &key, force)?;
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging)
+                .with_context(|| format!("cannot remove {}", staging.display()))?;
         }
-    })?;
-    // A half-finished single run in the same folder would no longer match.
-    let _ = std::fs::remove_dir_all(out.join(".parts"));
-    Ok((out, manifest))
+        std::fs::create_dir(&staging)
+            .with_context(|| format!("cannot create {}", staging.display()))?;
+        let manifest = write_outputs(&staging, &exp, &key, &aggregates, rows.as_deref(), describe)?;
+        move_into_place(&staging, &out)?;
+        // Parts of an interrupted single run of this same key are superseded.
+        let parts = out.join(".parts");
+        if parts.exists() {
+            std::fs::remove_dir_all(&parts)
+                .with_context(|| format!("cannot remove {}", parts.display()))?;
+        }
+        Ok(manifest)
+    })();
+    match written {
+        Ok(manifest) => Ok(Merged {
+            dir: out,
+            manifest,
+            lock,
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            if created {
+                let _ = std::fs::remove_dir_all(&out);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Moves the finished files of `staging` into `out`: the old manifest goes first and the new
+/// one comes last, so `out` never claims files of two runs.
+fn move_into_place(staging: &Path, out: &Path) -> Result<()> {
+    let old = out.join("manifest.json");
+    if old.exists() {
+        std::fs::remove_file(&old).with_context(|| format!("cannot remove {}", old.display()))?;
+    }
+    for name in FILES {
+        let (from, to) = (staging.join(name), out.join(name));
+        if from.exists() {
+            std::fs::rename(&from, &to)
+                .with_context(|| format!("cannot rename {} to {}", from.display(), to.display()))?;
+        } else if to.exists() {
+            // A games.parquet of an earlier run with rows does not belong to this one.
+            std::fs::remove_file(&to).with_context(|| format!("cannot remove {}", to.display()))?;
+        }
+    }
+    std::fs::remove_dir(staging).with_context(|| format!("cannot remove {}", staging.display()))
 }

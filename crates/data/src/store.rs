@@ -9,13 +9,17 @@ use polars::prelude::{Column, DataFrame, ParquetReader, ParquetWriter, SerReader
 use serde::{Deserialize, Serialize};
 use warlab_casino::CasinoRules;
 use warlab_engine::Rules;
-use warlab_experiment::{Experiment, RuleSet, Variant};
+use warlab_experiment::{Experiment, RuleSet, Variant, fnv1a};
+use warlab_folders::FolderLock;
 use warlab_runner::{
     Aggregate, CasinoAggregate, Cell, Game, GameRow, Hist, SessionRow, Sink, casino_summary_cells,
     summary_cells,
 };
 
-use crate::files::{atomic_write, temp_path, write_csv, write_parquet};
+use crate::files::{
+    atomic_write, csv_bytes, keyed_writer, parquet_footer, temp_path, write_bytes, write_parquet,
+};
+use crate::folder::{claim, read_parts_key};
 
 /// What the data files of a game hold: its summary columns, its length histogram and its
 /// per-game rows. War and Casino War write the same files with their own columns.
@@ -58,7 +62,9 @@ impl Tables for CasinoRules {
 /// Rows are written to Parquet in row groups of this many games.
 const ROW_GROUP: usize = 1 << 16;
 
-/// What makes two runs' parts interchangeable: parts are reused only under an equal key.
+/// What makes two runs' results interchangeable. Every data file carries it (Parquet
+/// key-value metadata, a field of the JSON files, the manifest's hash of the CSV); parts are
+/// reused, and finished results replaced without `--force`, only under an equal key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunKey {
     pub experiment_hash: String,
@@ -69,9 +75,50 @@ pub struct RunKey {
     pub warlab_version: String,
 }
 
-/// Receives a run's results and keeps each finished variant in `.parts/`.
-pub struct PartStore<G: Game = Rules> {
+impl RunKey {
+    /// What differs from `other`: the field's name, this key's value, `other`'s value.
+    pub fn differences(&self, other: &RunKey) -> Vec<(&'static str, String, String)> {
+        let mut out = Vec::new();
+        let mut field = |what, a: String, b: String| {
+            if a != b {
+                out.push((what, a, b));
+            }
+        };
+        field(
+            "experiment file hash",
+            self.experiment_hash.clone(),
+            other.experiment_hash.clone(),
+        );
+        field("seed", self.seed.to_string(), other.seed.to_string());
+        field(
+            "games",
+            format!("{}..{}", self.games_from, self.games_to),
+            format!("{}..{}", other.games_from, other.games_to),
+        );
+        field("rows", self.rows.to_string(), other.rows.to_string());
+        field(
+            "warlab version",
+            self.warlab_version.clone(),
+            other.warlab_version.clone(),
+        );
+        out
+    }
+
+    /// The differences from `other` in words: "seed `1` (there) against `2` (here)".
+    pub(crate) fn describe_differences(&self, other: &RunKey, there: &str, here: &str) -> String {
+        self.differences(other)
+            .iter()
+            .map(|(what, a, b)| format!("{what} `{a}` ({there}) against `{b}` ({here})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Receives a run's results and keeps each finished variant in `.parts/`. It exists only
+/// under the lock of its folder.
+pub struct PartStore<'l, G: Game = Rules> {
     dir: PathBuf,
+    _lock: &'l FolderLock,
     parts: PathBuf,
     names: Vec<String>,
     rows: bool,
@@ -79,25 +126,37 @@ pub struct PartStore<G: Game = Rules> {
     writer: Option<(usize, BatchedWriter<File>, PathBuf)>,
     buffer: Vec<G::Row>,
     resumed: usize,
+    repairs: Vec<String>,
 }
 
-impl<G: Tables> PartStore<G> {
-    /// Opens (or creates) `dir` for `exp` under `key`. Parts of an earlier run with the same
-    /// key are kept (that run was interrupted: it resumes); any other parts are removed.
-    pub fn open(dir: &Path, exp: &Experiment<G>, key: &RunKey) -> Result<PartStore<G>> {
+impl<'l, G: Tables> PartStore<'l, G> {
+    /// Opens the locked folder for `exp` under `key`. Parts of an earlier run with the same
+    /// key are kept (that run was interrupted: it resumes), except damaged ones, whose
+    /// variants are played again (see [`PartStore::repairs`]). A folder holding finished
+    /// results or parts of a run with another key is refused unless `force`.
+    pub fn open(
+        lock: &'l FolderLock,
+        exp: &Experiment<G>,
+        key: &RunKey,
+        force: bool,
+    ) -> Result<PartStore<'l, G>> {
+        let dir = lock.dir();
+        claim(dir, key, force)?;
         let parts = dir.join(".parts");
         std::fs::create_dir_all(&parts)
             .with_context(|| format!("cannot create {}", parts.display()))?;
         let key_file = parts.join("run.json");
-        let same = std::fs::read_to_string(&key_file)
-            .ok()
-            .and_then(|t| serde_json::from_str::<RunKey>(&t).ok())
-            .is_some_and(|k| k == *key);
-        for entry in std::fs::read_dir(&parts)? {
-            let path = entry?.path();
+        let same = read_parts_key(dir).is_some_and(|k| k.is_ok_and(|k| k == *key));
+        let entries = std::fs::read_dir(&parts)
+            .with_context(|| format!("cannot read {}", parts.display()))?;
+        for entry in entries {
+            let path = entry
+                .with_context(|| format!("cannot read {}", parts.display()))?
+                .path();
             let stale = !same || path.extension().is_some_and(|e| e == "tmp");
             if stale && path.is_file() {
-                std::fs::remove_file(&path)?;
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
             }
         }
         if !same {
@@ -105,6 +164,7 @@ impl<G: Tables> PartStore<G> {
         }
         let mut store = PartStore {
             dir: dir.to_path_buf(),
+            _lock: lock,
             parts,
             names: exp.variants.iter().map(|v| v.name.clone()).collect(),
             rows: key.rows,
@@ -112,10 +172,27 @@ impl<G: Tables> PartStore<G> {
             writer: None,
             buffer: Vec::new(),
             resumed: 0,
+            repairs: Vec::new(),
         };
         for v in 0..exp.variants.len() {
-            store.done[v] =
-                store.agg_path(v).is_file() && (!store.rows || store.rows_path(v).is_file());
+            if !store.agg_path(v).is_file() {
+                continue;
+            }
+            match store.check_part(v) {
+                Ok(()) => store.done[v] = true,
+                Err(problem) => {
+                    store.repairs.push(format!(
+                        "{problem:#}: variant `{}` is played again",
+                        store.names[v]
+                    ));
+                    for path in [store.agg_path(v), store.rows_path(v)] {
+                        if path.exists() {
+                            std::fs::remove_file(&path)
+                                .with_context(|| format!("cannot remove {}", path.display()))?;
+                        }
+                    }
+                }
+            }
         }
         store.resumed = store.done.iter().filter(|d| **d).count();
         Ok(store)
@@ -124,6 +201,33 @@ impl<G: Tables> PartStore<G> {
     /// Variants finished before this run started (resumed from `.parts/`).
     pub fn resumed(&self) -> usize {
         self.resumed
+    }
+
+    /// Damaged parts found when the store was opened, each naming its file; their variants
+    /// are played again.
+    pub fn repairs(&self) -> &[String] {
+        &self.repairs
+    }
+
+    /// A finished variant's parts are whole: its aggregate reads, and its rows (when kept)
+    /// are a readable Parquet file with as many rows as the aggregate counts games.
+    fn check_part(&self, v: usize) -> Result<()> {
+        let aggregate = self.load(v)?;
+        if self.rows {
+            let path = self.rows_path(v);
+            if !path.is_file() {
+                bail!("{} is missing", path.display());
+            }
+            let (rows, _) = parquet_footer(&path)?;
+            let played = G::played(&aggregate);
+            if rows as u64 != played {
+                bail!(
+                    "{} holds {rows} rows, its aggregate counts {played} games",
+                    path.display()
+                );
+            }
+        }
+        Ok(())
     }
 
     fn agg_path(&self, v: usize) -> PathBuf {
@@ -138,9 +242,10 @@ impl<G: Tables> PartStore<G> {
         if self.buffer.is_empty() {
             return Ok(());
         }
-        let (v, w, _) = self.writer.as_mut().expect("rows go to an open writer");
+        let (v, w, tmp) = self.writer.as_mut().expect("rows go to an open writer");
         let df = G::rows_frame(&self.names[*v], &self.buffer)?;
-        w.write_batch(&df)?;
+        w.write_batch(&df)
+            .with_context(|| format!("writing {}", tmp.display()))?;
         self.buffer.clear();
         Ok(())
     }
@@ -154,7 +259,7 @@ impl<G: Tables> PartStore<G> {
     }
 }
 
-impl<G: Tables> Sink<G> for PartStore<G> {
+impl<G: Tables> Sink<G> for PartStore<'_, G> {
     type Error = anyhow::Error;
 
     fn is_done(&self, variant: usize) -> bool {
@@ -185,8 +290,12 @@ impl<G: Tables> Sink<G> for PartStore<G> {
             }
             self.flush()?;
             let (_, w, tmp) = self.writer.take().expect("opened above");
-            w.finish()?;
-            std::fs::rename(&tmp, self.rows_path(variant))?;
+            w.finish()
+                .with_context(|| format!("writing {}", tmp.display()))?;
+            let path = self.rows_path(variant);
+            std::fs::rename(&tmp, &path).with_context(|| {
+                format!("cannot rename {} to {}", tmp.display(), path.display())
+            })?;
         }
         atomic_write(&self.agg_path(variant), |w| {
             Ok(serde_json::to_writer(w, &aggregate)?)
@@ -283,7 +392,8 @@ fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
     Ok(DataFrame::new(n, columns)?)
 }
 
-/// What `manifest.json` records.
+/// What `manifest.json` records. Its seed, range, rows, file hash and version are the run
+/// key of the folder's files.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Manifest {
     /// `war` or `casino-war` (manifests written before Casino War have no field: War).
@@ -312,6 +422,10 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
     pub seed_scheme: String,
+    /// FNV-1a 64 (hex) of `summary.csv`'s bytes: a CSV file has no place for the run key, so
+    /// the manifest vouches for it (empty in folders written before run keys).
+    #[serde(default)]
+    pub summary_csv_fnv1a: String,
     pub variants: Vec<ManifestVariant>,
 }
 
@@ -334,7 +448,7 @@ pub struct Timing {
 /// Writes the final files from the parts, then removes the parts; returns the manifest and
 /// every variant's aggregate.
 pub fn finish_run<G: Tables>(
-    store: PartStore<G>,
+    store: PartStore<'_, G>,
     exp: &Experiment<G>,
     key: &RunKey,
     timing: Timing,
@@ -349,6 +463,14 @@ pub fn finish_run<G: Tables>(
     let aggregates: Vec<G::Aggregate> = (0..store.names.len())
         .map(|v| store.load(v))
         .collect::<Result<_>>()?;
+    // Until the new manifest is written last, the folder claims no finished run: a kill
+    // between the renames below leaves a partial run (resumed by the same command), never a
+    // folder whose manifest describes files of two runs.
+    let manifest_path = store.dir.join("manifest.json");
+    if manifest_path.exists() {
+        std::fs::remove_file(&manifest_path)
+            .with_context(|| format!("cannot remove {}", manifest_path.display()))?;
+    }
     let rows = key.rows.then(|| {
         (0..store.names.len())
             .map(|v| {
@@ -383,6 +505,18 @@ pub fn finish_run<G: Tables>(
 }
 
 impl Manifest {
+    /// The run key of the folder this manifest describes.
+    pub fn key(&self) -> RunKey {
+        RunKey {
+            experiment_hash: self.file_hash.clone(),
+            seed: self.seed,
+            games_from: self.games_from,
+            games_to: self.games_to,
+            rows: self.rows,
+            warlab_version: self.warlab_version.clone(),
+        }
+    }
+
     /// The manifest of `exp` under `key`, with no timing yet.
     pub(crate) fn describe<R: RuleSet>(exp: &Experiment<R>, key: &RunKey) -> Manifest {
         Manifest {
@@ -406,6 +540,7 @@ impl Manifest {
             games_per_s: 0.0,
             variants_resumed: 0,
             merged_from: Vec::new(),
+            summary_csv_fnv1a: String::new(),
             seed_scheme: "game g of a variant uses Pcg64Mcg seeded from (seed, seed_id, g) by the splitmix64 chain documented in crates/engine/src/rng.rs; seed_id = FNV-1a 64 of the variant name".into(),
             variants: exp
                 .variants
@@ -433,8 +568,8 @@ pub(crate) struct Segment {
 }
 
 /// Writes every final file of `dir` from the variants' aggregates and, when rows are on,
-/// each variant's row segments (in game order). One code path for a run and for a merge, so
-/// that both give the same bytes.
+/// each variant's row segments (in game order), each carrying the run key; `manifest.json`
+/// last. One code path for a run and for a merge, so that both give the same bytes.
 pub(crate) fn write_outputs<G: Tables>(
     dir: &Path,
     exp: &Experiment<G>,
@@ -444,16 +579,18 @@ pub(crate) fn write_outputs<G: Tables>(
     manifest: impl FnOnce(std::time::SystemTime) -> Manifest,
 ) -> Result<Manifest> {
     let mut summary = summary_frame(exp, aggregates)?;
-    write_parquet(&dir.join("summary.parquet"), &mut summary)?;
-    write_csv(&dir.join("summary.csv"), &mut summary)?;
+    write_parquet(&dir.join("summary.parquet"), &mut summary, key)?;
+    let csv = csv_bytes(&mut summary)?;
+    write_bytes(&dir.join("summary.csv"), &csv)?;
     let mut lengths = lengths_frame(exp, aggregates)?;
-    write_parquet(&dir.join("lengths.parquet"), &mut lengths)?;
+    write_parquet(&dir.join("lengths.parquet"), &mut lengths, key)?;
+    let games = dir.join("games.parquet");
     match rows {
-        Some(segments) => copy_rows::<G>(segments, &dir.join("games.parquet"))?,
+        Some(segments) => copy_rows::<G>(segments, &games, key)?,
         // A games.parquet from an earlier run with rows would not match this run's data.
-        None => {
-            let _ = std::fs::remove_file(dir.join("games.parquet"));
-        }
+        None if games.exists() => std::fs::remove_file(&games)
+            .with_context(|| format!("cannot remove {}", games.display()))?,
+        None => {}
     }
     let all: Vec<serde_json::Value> = exp
         .variants
@@ -467,7 +604,10 @@ pub(crate) fn write_outputs<G: Tables>(
             &serde_json::json!({ "run": key, "variants": all }),
         )?)
     })?;
-    let manifest = manifest(std::time::SystemTime::now());
+    let manifest = Manifest {
+        summary_csv_fnv1a: format!("{:016x}", fnv1a(&csv)),
+        ..manifest(std::time::SystemTime::now())
+    };
     atomic_write(&dir.join("manifest.json"), |w| {
         Ok(serde_json::to_writer_pretty(w, &manifest)?)
     })?;
@@ -476,10 +616,10 @@ pub(crate) fn write_outputs<G: Tables>(
 
 /// Writes each variant's rows, in order, in row groups of exactly [`ROW_GROUP`] rows counted
 /// from the variant's first game (the last one shorter), whatever files they come from.
-fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path) -> Result<()> {
+fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path, key: &RunKey) -> Result<()> {
     let schema = G::rows_frame("", &[])?.schema().clone();
     atomic_write(path, |w| {
-        let mut out = ParquetWriter::new(w).batched(&schema)?;
+        let mut out = keyed_writer(w, key)?.batched(&schema)?;
         for segments in variants {
             let mut batch: Option<DataFrame> = None;
             for seg in segments {
@@ -487,9 +627,12 @@ fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path) -> Result<()> {
                 while done < seg.len {
                     let have = batch.as_ref().map_or(0, DataFrame::height);
                     let take = (ROW_GROUP - have).min(seg.len - done);
-                    let piece = ParquetReader::new(File::open(&seg.path)?)
+                    let file = File::open(&seg.path)
+                        .with_context(|| format!("cannot open {}", seg.path.display()))?;
+                    let piece = ParquetReader::new(file)
                         .with_slice(Some((seg.offset + done, take)))
-                        .finish()?;
+                        .finish()
+                        .with_context(|| format!("cannot read {}", seg.path.display()))?;
                     if piece.height() != take {
                         bail!(
                             "{} holds fewer rows than its aggregate counts",

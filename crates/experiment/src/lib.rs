@@ -28,6 +28,9 @@ pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
     fn build(options: Self::Options) -> Result<Self, String>;
     /// Every option as `(name, value)`, as `set` reads it.
     fn pairs(&self) -> Vec<(&'static str, String)>;
+    /// Every option of unchecked options as `(name, value)`: values in their one written form
+    /// (`01` is `1`), so that two spellings of one value can be told apart from two values.
+    fn option_pairs(options: &Self::Options) -> Vec<(&'static str, String)>;
     /// Reads a fixed deal for these rules.
     fn deal(&self, text: &str) -> Result<Self::Deal, String>;
     /// True when nothing random happens after the deal.
@@ -48,7 +51,11 @@ impl RuleSet for Rules {
     fn pairs(&self) -> Vec<(&'static str, String)> {
         self.options().to_pairs()
     }
+    fn option_pairs(options: &RuleOptions) -> Vec<(&'static str, String)> {
+        options.to_pairs()
+    }
     fn deal(&self, text: &str) -> Result<warlab_engine::Deal, String> {
+        check_deal(self, text)?;
         warlab_engine::Deal::parse(self, text).map_err(|e| e.to_string())
     }
     fn deterministic(&self) -> bool {
@@ -74,6 +81,9 @@ impl RuleSet for CasinoRules {
     fn pairs(&self) -> Vec<(&'static str, String)> {
         self.options().to_pairs()
     }
+    fn option_pairs(options: &CasinoOptions) -> Vec<(&'static str, String)> {
+        options.to_pairs()
+    }
     fn deal(&self, _text: &str) -> Result<NoDeal, String> {
         Err(
             "a casino-war variant cannot have a fixed deal: sessions come from shuffled shoes"
@@ -88,6 +98,146 @@ impl RuleSet for CasinoRules {
 /// The games an experiment file can declare with `game = "…"`.
 pub const GAMES: &[&str] = &["war", "casino-war"];
 
+/// At most this many variants in one experiment (the sweep's product and the named ones):
+/// every variant keeps a part file while it runs and a row in every table.
+pub const MAX_VARIANTS: usize = 100_000;
+
+/// At most this many games per variant. A variant's aggregate keeps one record per 4096
+/// games (about 100 MB at this bound), and game ranges stay far from `u64` overflow.
+pub const MAX_GAMES: u64 = 10_000_000_000;
+
+/// An experiment file (or a rule file) is at most this many bytes; anything larger is not one.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The longest `name`: it becomes a folder name with suffixes (`.shard-I-of-N`) and the stem
+/// of script and log names, all within file-system limits.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// Checks a name that becomes a folder (`OUT/<name>/`, `REPORTS/<name>/`): letters, digits,
+/// `-`, `_`, `.`, not starting with `.` (so never `..` or hidden), at most
+/// [`MAX_NAME_CHARS`]. Every name read from a file (an experiment's `name`, a manifest's
+/// `experiment`) is checked with this before it becomes a path.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_NAME_CHARS
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.starts_with('.');
+    if ok {
+        Ok(())
+    } else {
+        let shown: String = name.chars().take(MAX_NAME_CHARS + 20).collect();
+        let more = if shown.len() < name.len() { "…" } else { "" };
+        Err(format!(
+            "`{}{more}` cannot name an output folder; allowed: {}",
+            shown.escape_debug(),
+            top_key("name")
+        ))
+    }
+}
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`]; the error says why not, without the path.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    if meta.is_dir() {
+        return Err("is a folder, not a file".into());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "larger than {} MiB: not an experiment or rule file",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Checks an option value written as a table of `KEY=N` pairs (`war_down = "J=1,Q=2"`): a
+/// key given twice would silently keep one of its values.
+pub fn check_table_value(value: &str) -> Result<(), String> {
+    if !value.contains('=') {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::new();
+    for pair in value.split(',') {
+        if let Some((k, _)) = pair.split_once('=') {
+            let k = k.trim().to_ascii_uppercase();
+            if !seen.insert(k.clone()) {
+                return Err(format!(
+                    "`{k}` is given twice in `{value}`: each key at most once"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks a War deal's text beyond what the engine reads (it keeps card values only): no seat
+/// left empty between `/` (or `|`) separators, and no card named with the same suit more
+/// often than the deck holds it (`"AS AS / KS KD"` with one deck).
+pub fn check_deal(rules: &Rules, text: &str) -> Result<(), String> {
+    if text.contains(['/', '|']) {
+        for (i, seat) in text.split(['/', '|']).enumerate() {
+            if seat.trim().is_empty() {
+                return Err(format!(
+                    "bad deal: seat {i} has no cards (an empty stack between separators in `{}`)",
+                    text.trim()
+                ));
+            }
+        }
+    }
+    let cards = rules.cards();
+    let mut copies = vec![0u32; cards.values()];
+    for v in cards.fresh_deck() {
+        copies[usize::from(v)] += 1;
+    }
+    let mut seen: std::collections::HashMap<(u8, char), u32> = std::collections::HashMap::new();
+    for token in text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/' | '|'))
+        .filter(|t| !t.is_empty())
+    {
+        let upper = token.to_ascii_uppercase();
+        let Some(suit) = upper
+            .chars()
+            .last()
+            .filter(|c| matches!(c, 'S' | 'H' | 'D' | 'C'))
+        else {
+            continue;
+        };
+        let rank = &upper[..upper.len() - 1];
+        if upper == "JK" || rank.is_empty() {
+            continue;
+        }
+        // Only a token the engine reads as rank + suit counts; bad tokens are its to report.
+        let Ok(value) = cards.parse_card(rank) else {
+            continue;
+        };
+        let per_suit = copies[usize::from(value)] / 4;
+        let n = seen.entry((value, suit)).or_default();
+        *n += 1;
+        if *n > per_suit {
+            return Err(format!(
+                "bad deal: `{token}` is dealt {} times; the deck holds {per_suit} of it",
+                *n
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Top-level keys, with what each takes (for error messages).
 pub const TOP_KEYS: &[(&str, &str)] = &[
     (
@@ -99,7 +249,10 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
         "game",
         "`war` (default) or `casino-war`: which game's options [rules] and [sweep] take",
     ),
-    ("games", "an integer ≥ 1: games per variant"),
+    (
+        "games",
+        "an integer from 1 to 10000000000 (MAX_GAMES): games per variant",
+    ),
     ("seed", "an integer ≥ 0 (default 1)"),
     (
         "rows",
@@ -123,6 +276,14 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
         "an array of tables `[[published]]`: figures from the literature that the report sets beside this run's",
     ),
 ];
+
+/// What a top-level key takes, as [`TOP_KEYS`] says.
+fn top_key(key: &str) -> &'static str {
+    TOP_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("", |(_, what)| what)
+}
 
 /// What a `[[published]]` figure is about, and how warlab computes its own value of it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -333,12 +494,12 @@ pub struct Experiment<R: RuleSet = Rules> {
 }
 
 fn read(path: &Path) -> Result<String, ExperimentError> {
-    std::fs::read_to_string(path).map_err(|e| ExperimentError {
+    read_text(path).map_err(|message| ExperimentError {
         file: path.to_path_buf(),
         line: 0,
         column: 0,
         key: None,
-        message: format!("cannot read the file: {e}"),
+        message,
     })
 }
 
@@ -529,27 +690,13 @@ impl Parser<'_> {
             match key {
                 "name" => {
                     let s = self.string(v, key)?;
-                    if s.is_empty()
-                        || !s
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-                        || s.starts_with('.')
-                    {
-                        return Err(self.error(
-                            v.span().start,
-                            Some(key),
-                            format!(
-                                "`{s}` cannot name an output folder; allowed: {}",
-                                TOP_KEYS[0].1
-                            ),
-                        ));
-                    }
+                    check_name(&s).map_err(|e| self.error(v.span().start, Some(key), e))?;
                     name = Some(s);
                 }
                 "description" => description = self.string(v, key)?,
                 "game" => {}
-                "games" => games = Some(self.integer(v, key, 1)?),
-                "seed" => seed = self.integer(v, key, 0)?,
+                "games" => games = Some(self.integer(v, key, 1, MAX_GAMES)?),
+                "seed" => seed = self.integer(v, key, 0, u64::MAX)?,
                 "rows" => rows = self.boolean(v, key)?,
                 "baseline" => baseline = Some((self.string(v, key)?, v.span().start)),
                 "rules" => {
@@ -579,18 +726,29 @@ impl Parser<'_> {
                             ));
                         }
                         let mut values = Vec::new();
+                        // Each value in its one written form, to catch `[1, "01"]`.
+                        let mut normal: std::collections::HashMap<String, String> =
+                            std::collections::HashMap::with_capacity(items.len());
                         for item in items.iter() {
                             let text = self.option_value::<R>(item, opt, &full)?;
                             // Each value on its own must be valid for the option.
                             let mut probe = R::Options::default();
                             self.set::<R>(&mut probe, opt, &text, item.span().start, &full)?;
-                            if values.iter().any(|(t, _)| *t == text) {
-                                return Err(self.error(
-                                    item.span().start,
-                                    Some(&full),
-                                    format!("`{text}` is listed twice"),
-                                ));
+                            let form = R::option_pairs(&probe)
+                                .into_iter()
+                                .find(|(k, _)| *k == opt)
+                                .map_or_else(|| text.clone(), |(_, v)| v);
+                            if let Some(first) = normal.get(&form) {
+                                let again = if *first == text {
+                                    format!("`{text}` is listed twice")
+                                } else {
+                                    format!(
+                                        "`{text}` is `{first}` again (both read as `{form}`): each value at most once"
+                                    )
+                                };
+                                return Err(self.error(item.span().start, Some(&full), again));
                             }
+                            normal.insert(form, text.clone());
                             values.push((text, item.span().start));
                         }
                         sweep.push(Axis {
@@ -612,6 +770,16 @@ impl Parser<'_> {
                     named.extend(items.iter());
                 }
                 "published" => {
+                    if R::GAME != "war" {
+                        return Err(self.error(
+                            offset,
+                            Some(key),
+                            format!(
+                                "a {} report has no published-figures section, so these would be dropped; put Casino War figures (`casino_house_edge`, `casino_tie_bet_edge`) in a War experiment, as experiments/literature.toml does",
+                                R::GAME
+                            ),
+                        ));
+                    }
                     let DeValue::Array(items) = v.get_ref() else {
                         return Err(self.error(
                             v.span().start,
@@ -641,62 +809,89 @@ impl Parser<'_> {
             self.error(
                 0,
                 Some("name"),
-                format!("missing; required: {}", TOP_KEYS[0].1),
+                format!("missing; required: {}", top_key("name")),
             )
         })?;
         let games = games.ok_or_else(|| {
             self.error(
                 0,
                 Some("games"),
-                format!("missing; required: {}", TOP_KEYS[2].1),
+                format!("missing; required: {}", top_key("games")),
             )
         })?;
 
         let mut variants = Vec::new();
-        // The sweep's product, the first axis varying slowest.
-        let axes_len: usize = sweep.iter().map(|a| a.values.len()).product();
-        if !sweep.is_empty() {
-            for i in 0..axes_len {
-                let mut o = base.clone();
-                let mut settings = Vec::new();
-                let mut rest = i;
-                let mut picks = vec![0; sweep.len()];
-                for (a, axis) in sweep.iter().enumerate().rev() {
-                    picks[a] = rest % axis.values.len();
-                    rest /= axis.values.len();
-                }
-                for (a, axis) in sweep.iter().enumerate() {
-                    let (text, offset) = &axis.values[picks[a]];
-                    let opt = &axis.option;
-                    self.set::<R>(&mut o, opt, text, *offset, &format!("sweep.{opt}"))?;
-                    settings.push((opt.clone(), text.clone()));
-                }
-                // Axes with a single value are the same in every variant: left out of names.
-                let named_axes: Vec<&(String, String)> = settings
-                    .iter()
-                    .zip(&sweep)
-                    .filter(|(_, axis)| axis.values.len() > 1)
-                    .map(|(s, _)| s)
-                    .collect();
-                let shown = if named_axes.is_empty() {
-                    settings.iter().collect()
-                } else {
-                    named_axes
-                };
-                let vname = shown
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect::<Vec<_>>()
-                    .join(",");
-                let rules = R::build(o).map_err(|e| {
-                    self.error(
-                        sweep[0].offset,
-                        Some("sweep"),
-                        format!("variant `{vname}`: {e}"),
-                    )
-                })?;
-                variants.push(make_variant(vname, rules, settings));
+        // The sweep's product, the first axis varying slowest; checked before anything is
+        // built (axes can multiply past any memory, or past 2^64).
+        let axes_len = if sweep.is_empty() {
+            Some(0)
+        } else {
+            sweep
+                .iter()
+                .try_fold(1usize, |n, a| n.checked_mul(a.values.len()))
+        }
+        .filter(|n| n.saturating_add(named.len()) <= MAX_VARIANTS);
+        let Some(axes_len) = axes_len else {
+            let lens: Vec<String> = sweep.iter().map(|a| a.values.len().to_string()).collect();
+            let product = sweep
+                .iter()
+                .try_fold(1u128, |n, a| n.checked_mul(a.values.len() as u128))
+                .map_or("more than 2^128".to_string(), |n| n.to_string());
+            return Err(self.error(
+                sweep.first().map_or(variant_offset, |a| a.offset),
+                Some("sweep"),
+                format!(
+                    "the sweep's axes ({}) make {product} variants{}; at most {MAX_VARIANTS} variants per experiment",
+                    lens.join(" × "),
+                    if named.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", plus {} named", named.len())
+                    }
+                ),
+            ));
+        };
+        variants.reserve(axes_len + named.len());
+        for i in 0..axes_len {
+            let mut o = base.clone();
+            let mut settings = Vec::new();
+            let mut rest = i;
+            let mut picks = vec![0; sweep.len()];
+            for (a, axis) in sweep.iter().enumerate().rev() {
+                picks[a] = rest % axis.values.len();
+                rest /= axis.values.len();
             }
+            for (a, axis) in sweep.iter().enumerate() {
+                let (text, offset) = &axis.values[picks[a]];
+                let opt = &axis.option;
+                self.set::<R>(&mut o, opt, text, *offset, &format!("sweep.{opt}"))?;
+                settings.push((opt.clone(), text.clone()));
+            }
+            // Axes with a single value are the same in every variant: left out of names.
+            let named_axes: Vec<&(String, String)> = settings
+                .iter()
+                .zip(&sweep)
+                .filter(|(_, axis)| axis.values.len() > 1)
+                .map(|(s, _)| s)
+                .collect();
+            let shown = if named_axes.is_empty() {
+                settings.iter().collect()
+            } else {
+                named_axes
+            };
+            let vname = shown
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(",");
+            let rules = R::build(o).map_err(|e| {
+                self.error(
+                    sweep[0].offset,
+                    Some("sweep"),
+                    format!("variant `{vname}`: {e}"),
+                )
+            })?;
+            variants.push(make_variant(vname, rules, settings));
         }
         for (i, v) in named.iter().enumerate() {
             let label = format!("variant[{i}]");
@@ -714,7 +909,7 @@ impl Parser<'_> {
                     continue;
                 }
                 if key == "games" {
-                    own_games = Some(self.integer(val, &full, 1)?);
+                    own_games = Some(self.integer(val, &full, 1, MAX_GAMES)?);
                     continue;
                 }
                 if key == "deal" {
@@ -767,13 +962,21 @@ impl Parser<'_> {
             let rules = R::build(base).map_err(|e| self.error(0, Some("rules"), e))?;
             variants.push(make_variant("base".to_string(), rules, Vec::new()));
         }
-        for (i, v) in variants.iter().enumerate() {
-            if variants[..i].iter().any(|w| w.name == v.name) {
-                return Err(self.error(
-                    variant_offset,
-                    Some("variant"),
-                    format!("two variants are named `{}`", v.name),
-                ));
+        // Names, and the seed ids hashed from them, are unique (one pass: linear in the
+        // number of variants).
+        let mut ids: std::collections::HashMap<u64, &str> =
+            std::collections::HashMap::with_capacity(variants.len());
+        for v in &variants {
+            if let Some(other) = ids.insert(v.seed_id, &v.name) {
+                let message = if other == v.name {
+                    format!("two variants are named `{}`", v.name)
+                } else {
+                    format!(
+                        "variants `{other}` and `{}` have the same seed id (an FNV-1a collision): rename one",
+                        v.name
+                    )
+                };
+                return Err(self.error(variant_offset, Some("variant"), message));
             }
         }
         let baseline = match baseline {
@@ -853,13 +1056,17 @@ impl Parser<'_> {
                     ));
                 }
             };
-            let x: f64 = text.parse().map_err(|_| {
-                self.error(
-                    val.span().start,
-                    Some(full),
-                    format!("`{text}` is not a number"),
-                )
-            })?;
+            let x: f64 = text
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| {
+                    self.error(
+                        val.span().start,
+                        Some(full),
+                        format!("`{text}` is not a finite number"),
+                    )
+                })?;
             // Decimals as written (1.5e-9 has 10), so the value's rounding is known.
             let (mantissa, exp) = match text.to_ascii_lowercase().split_once('e') {
                 Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
@@ -935,11 +1142,11 @@ impl Parser<'_> {
                 }
                 "low" => low = Some(number(val, &full)?),
                 "high" => high = Some(number(val, &full)?),
-                "games" => p.games = Some(self.integer(val, &full, 1)?),
+                "games" => p.games = Some(self.integer(val, &full, 1, u64::MAX)?),
                 "exact" => p.exact = self.boolean(val, &full)?,
-                "cap" => p.cap = Some(self.integer(val, &full, 1)?),
-                "ranks" => p.deck.0 = self.integer(val, &full, 1)?,
-                "suits" => p.deck.1 = self.integer(val, &full, 1)?,
+                "cap" => p.cap = Some(self.integer(val, &full, 1, u64::MAX)?),
+                "ranks" => p.deck.0 = self.integer(val, &full, 1, u64::MAX)?,
+                "suits" => p.deck.1 = self.integer(val, &full, 1, u64::MAX)?,
                 "decks" | "strategy" | "bonus" => {
                     let text = match val.get_ref() {
                         DeValue::String(s) => s.to_string(),
@@ -1013,7 +1220,9 @@ impl Parser<'_> {
         offset: usize,
         full: &str,
     ) -> Result<(), ExperimentError> {
-        R::set(o, key, value).map_err(|e| self.error(offset, Some(full), e))
+        check_table_value(value)
+            .and_then(|()| R::set(o, key, value))
+            .map_err(|e| self.error(offset, Some(full), e))
     }
 
     fn string(&self, v: &Value<'_>, key: &str) -> Result<String, ExperimentError> {
@@ -1038,19 +1247,31 @@ impl Parser<'_> {
         }
     }
 
-    fn integer(&self, v: &Value<'_>, key: &str, min: u64) -> Result<u64, ExperimentError> {
+    /// An integer in `min..=max`.
+    fn integer(
+        &self,
+        v: &Value<'_>,
+        key: &str,
+        min: u64,
+        max: u64,
+    ) -> Result<u64, ExperimentError> {
         let bad = |what: String| {
+            let range = if max == u64::MAX {
+                format!("an integer ≥ {min}")
+            } else {
+                format!("an integer from {min} to {max}")
+            };
             self.error(
                 v.span().start,
                 Some(key),
-                format!("expected an integer ≥ {min}, found {what}"),
+                format!("expected {range}, found {what}"),
             )
         };
         match v.get_ref() {
             DeValue::Integer(i) => {
                 let n = u64::from_str_radix(&i.as_str().replace('_', ""), i.radix())
                     .map_err(|_| bad(i.as_str().to_string()))?;
-                if n < min {
+                if n < min || n > max {
                     return Err(bad(n.to_string()));
                 }
                 Ok(n)

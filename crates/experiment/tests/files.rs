@@ -110,7 +110,7 @@ fn wrong_types_are_named() {
     assert_eq!((e.line, e.key.as_deref()), (2, Some("games")));
     assert!(
         e.message
-            .contains("expected an integer ≥ 1, found a string"),
+            .contains("expected an integer from 1 to 10000000000, found a string"),
         "{e}"
     );
     let e = error("name = \"t\"\ngames = 0\n");
@@ -295,4 +295,165 @@ fn published_figures_are_checked() {
     assert_eq!(e.published[0].decimals, 10);
     let err = error(&base.replace("games = 1000", "decks = 9"));
     assert!(err.message.contains("infinite"), "{err}");
+}
+
+#[test]
+fn sweeps_beyond_the_variant_limit_are_refused_before_expanding() {
+    let list = |n: u64| (1..=n).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    // Four axes of 65,536 values multiply to 2^64: once "0 variants", then a panic.
+    let text = format!(
+        "{HEAD}[sweep]\nbattle_limit = [{l}]\nsafety_cap = [{l}]\ntarget_cards = [{l}]\nmin_cards = [{l}]\n",
+        l = list(65_536)
+    );
+    let e = error(&text);
+    assert_eq!((e.line, e.key.as_deref()), (4, Some("sweep")));
+    assert!(
+        e.message.contains("18446744073709551616 variants") && e.message.contains("at most 100000"),
+        "{e}"
+    );
+    // Exactly the limit is fine; one named variant more is not.
+    let at_limit = format!(
+        "{HEAD}[sweep]\nbattle_limit = [{}]\nsafety_cap = [{}]\n",
+        list(1000),
+        list(100)
+    );
+    let e = parse(&at_limit).unwrap();
+    assert_eq!(e.variants.len(), warlab_experiment::MAX_VARIANTS);
+    let e = error(&format!("{at_limit}[[variant]]\nname = \"one-more\"\n"));
+    assert!(e.message.contains("plus 1 named"), "{e}");
+}
+
+#[test]
+fn games_are_bounded() {
+    let e = error("name = \"t\"\ngames = 18446744073709551615\n");
+    assert_eq!((e.line, e.key.as_deref()), (2, Some("games")));
+    assert!(e.message.contains("from 1 to 10000000000"), "{e}");
+    let e = error(&format!(
+        "{HEAD}[[variant]]\nname = \"a\"\ngames = 10000000001\n"
+    ));
+    assert_eq!(e.key.as_deref(), Some("variant[0].games"));
+    let e = parse("name = \"t\"\ngames = 10_000_000_000\n").unwrap();
+    assert_eq!(e.games, warlab_experiment::MAX_GAMES);
+}
+
+#[test]
+fn a_missing_games_key_says_what_games_takes() {
+    let e = error("name = \"t\"\n");
+    assert_eq!(e.key.as_deref(), Some("games"));
+    assert!(e.message.contains("games per variant"), "{e}");
+    assert!(
+        !e.message.contains("casino-war"),
+        "not the help of `game`: {e}"
+    );
+}
+
+#[test]
+fn deals_may_not_repeat_a_card_or_leave_a_seat_empty() {
+    let deal = |d: &str| {
+        format!("{HEAD}[[variant]]\nname = \"d\"\ngames = 1\nwar_down = 1\ndeal = \"{d}\"\n")
+    };
+    let e = error(&deal("AS AS / KS KD"));
+    assert_eq!((e.line, e.key.as_deref()), (7, Some("variant[0].deal")));
+    assert!(
+        e.message
+            .contains("`AS` is dealt 2 times; the deck holds 1"),
+        "{e}"
+    );
+    let e = error(&deal("AS KS // QS JS"));
+    assert!(e.message.contains("seat 1 has no cards"), "{e}");
+    let e = error(&deal("AS KS / QS JS /"));
+    assert!(e.message.contains("seat 2 has no cards"), "{e}");
+    // Different suits, cards without suits, and two decks are fine.
+    parse(&deal("AS AH / KS KD")).unwrap();
+    parse(&deal("A A / K K")).unwrap();
+    parse(&deal("AS 10S JK / KS 10H JK").replace("war_down = 1", "deck = \"jokers54\"")).unwrap();
+    parse(&deal("AS AS / KS KD").replace("war_down = 1", "decks = 2")).unwrap();
+    // The engine still counts copies per value.
+    let e = error(&deal("A A A / A A K"));
+    assert!(e.message.contains("more `A` cards"), "{e}");
+}
+
+#[test]
+fn a_table_value_may_not_repeat_a_key() {
+    for text in [
+        format!("{HEAD}[rules]\nwar_down = \"J=1,J=2\"\n"),
+        format!("{HEAD}[sweep]\nwar_down = [\"J=1,j=2\", 3]\n"),
+        format!("{HEAD}[[variant]]\nname = \"v\"\nwar_down = \"J=1,Q=2,J=2\"\n"),
+    ] {
+        let e = error(&text);
+        assert!(e.message.contains("`J` is given twice"), "{e}");
+        assert!(e.key.as_deref().unwrap().ends_with("war_down"), "{e}");
+    }
+}
+
+#[test]
+fn sweep_values_equal_after_reading_are_repeats() {
+    let e = error(&format!("{HEAD}[sweep]\nwar_down = [1, '01']\n"));
+    assert_eq!((e.line, e.column), (4, 16));
+    assert!(
+        e.message.contains("`01` is `1` again (both read as `1`)"),
+        "{e}"
+    );
+    let e = error(&format!(
+        "{HEAD}[sweep]\nbattle_limit = [\"none\", 100, \" none\"]\n"
+    ));
+    assert!(e.message.contains("again"), "{e}");
+}
+
+#[test]
+fn published_values_are_finite_and_only_in_war_files() {
+    let base = "name = \"p\"\ngames = 10\n[[variant]]\nname = \"a\"\n\
+[[published]]\nsource = \"S\"\nfigure = \"F\"\nstatistic = \"plays_mean\"\nvariant = \"a\"\nvalue = 1\n";
+    for bad in ["nan", "inf", "-inf", "+nan"] {
+        let e = error(&base.replace("value = 1", &format!("value = {bad}")));
+        assert_eq!(
+            (e.line, e.key.as_deref()),
+            (10, Some("published[0].value")),
+            "{e}"
+        );
+        assert!(e.message.contains("not a finite number"), "{e}");
+    }
+    let e = error(&base.replace("value = 1", "low = 1\nhigh = nan"));
+    assert_eq!(e.key.as_deref(), Some("published[0].high"));
+    let casino = "name = \"c\"\ngame = \"casino-war\"\ngames = 10\n\
+[[published]]\nsource = \"S\"\nfigure = \"F\"\nstatistic = \"casino_house_edge\"\nvalue = 2.88\n";
+    let e = AnyExperiment::parse(Path::new("c.toml"), casino).unwrap_err();
+    assert_eq!((e.line, e.key.as_deref()), (4, Some("published")));
+    assert!(e.message.contains("would be dropped"), "{e}");
+}
+
+#[test]
+fn names_that_cannot_be_folders_are_refused() {
+    for bad in [
+        "..", ".", "", ".hidden", "a/b", "../x", "/abs", "a b", "名字",
+    ] {
+        let e = error(&format!("name = \"{bad}\"\ngames = 1\n"));
+        assert_eq!((e.line, e.key.as_deref()), (1, Some("name")), "{bad}: {e}");
+        assert!(warlab_experiment::check_name(bad).is_err(), "{bad}");
+    }
+    let long = "x".repeat(warlab_experiment::MAX_NAME_CHARS + 1);
+    let e = error(&format!("name = \"{long}\"\ngames = 1\n"));
+    assert!(e.message.contains("cannot name an output folder"), "{e}");
+    parse(&format!("name = \"{}\"\ngames = 1\n", &long[1..])).unwrap();
+}
+
+#[test]
+fn oversized_and_non_text_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("warlab-exp-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.toml");
+    let mut text = String::from(HEAD);
+    text.push_str(&format!("description = \"{}\"\n", "x".repeat(17 << 20)));
+    std::fs::write(&big, text).unwrap();
+    let e = Experiment::load(&big).unwrap_err();
+    assert!(e.message.contains("larger than 16 MiB"), "{e}");
+    let e = Experiment::load(Path::new("/dev/zero")).unwrap_err();
+    assert!(e.message.contains("larger than 16 MiB"), "{e}");
+    let e = Experiment::load(&dir).unwrap_err();
+    assert!(e.message.contains("is a folder"), "{e}");
+    let binary = dir.join("bin.toml");
+    std::fs::write(&binary, [b'n', 0xff, 0xfe]).unwrap();
+    let e = Experiment::load(&binary).unwrap_err();
+    assert!(e.message.contains("not UTF-8"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
 }

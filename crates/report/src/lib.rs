@@ -2,8 +2,11 @@
 //! figure as PNG and SVG.
 //!
 //! A report reads only what the runner wrote (`manifest.json` and `aggregates.json`, whose exact
-//! counts hold every distribution), never re-simulates, and is written to a temporary folder
-//! that replaces the old report only when complete.
+//! counts hold every distribution), never re-simulates, and is written to a folder beside the
+//! old report that is swapped in whole only when complete. It is built under the lock of the
+//! data folder (which the caller has verified: `warlab_data::verify`), and the experiment name
+//! read from the manifest is checked like an experiment file's `name` before it becomes a path:
+//! nothing outside `REPORTS/<name>/` is ever replaced.
 
 mod casino;
 pub mod plots;
@@ -17,7 +20,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use warlab_engine::EndReason;
-use warlab_experiment::Experiment;
+use warlab_experiment::{Experiment, check_name};
+use warlab_folders::{FolderLock, refused, replace_dir};
 use warlab_runner::summary::{t975, wilson};
 use warlab_runner::{Aggregate, Hist, mean_estimate};
 
@@ -88,15 +92,10 @@ pub struct Row {
     pub agg: Aggregate,
 }
 
-/// Reads `data_dir`, writes `reports_root/<experiment>/`; returns that folder.
-pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<PathBuf> {
+/// Reads the locked data folder, writes `reports_root/<experiment>/`; returns that folder.
+pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<PathBuf> {
+    let data_dir = data.dir();
     let manifest_path = data_dir.join("manifest.json");
-    if !data_dir.is_dir() {
-        bail!(
-            "{} does not exist: run the experiment first (`warlab run experiments/<name>.toml`)",
-            data_dir.display()
-        );
-    }
     if !manifest_path.is_file() {
         if data_dir.join(".parts").is_dir() {
             bail!(
@@ -109,8 +108,18 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
             data_dir.display()
         );
     }
-    let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(&manifest_path)?)
-        .with_context(|| format!("{} is not a warlab manifest", manifest_path.display()))?;
+    let manifest: Manifest = serde_json::from_str(
+        &std::fs::read_to_string(&manifest_path)
+            .with_context(|| format!("cannot read {}", manifest_path.display()))?,
+    )
+    .with_context(|| format!("{} is not a warlab manifest", manifest_path.display()))?;
+    // The name becomes a folder that is replaced: `..`, `` or `/abs` must never get there.
+    check_name(&manifest.experiment).map_err(|e| {
+        refused(format!(
+            "{}: `experiment`: {e}; the manifest was edited or is not warlab's",
+            manifest_path.display()
+        ))
+    })?;
     if manifest.game == "casino-war" {
         return build_casino(data_dir, reports_root, &manifest);
     }
@@ -209,28 +218,30 @@ fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Re
     })
 }
 
-/// Writes a report into `reports_root/.<name>.tmp/` and renames it to `reports_root/<name>/`
-/// only when complete.
+/// Writes a report into `reports_root/.<name>.tmp/` beside the old one and swaps it in whole
+/// only when complete; `name` is a checked folder name. One report is written at a time into
+/// `reports_root` (its lock; reports take seconds, so a second one waits).
 fn into_place(
     reports_root: &Path,
     name: &str,
     write: impl FnOnce(&Path) -> Result<()>,
 ) -> Result<PathBuf> {
+    check_name(name).map_err(refused)?;
+    let _one_at_a_time = FolderLock::wait(reports_root)?;
     let final_dir = reports_root.join(name);
     let tmp = reports_root.join(format!(".{name}.tmp"));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    if tmp.exists() {
+        // Left by a report that was killed while it was written.
+        std::fs::remove_dir_all(&tmp)
+            .with_context(|| format!("cannot remove {}", tmp.display()))?;
+    }
+    std::fs::create_dir(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
     let written = write(&tmp);
     if let Err(e) = written {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    if final_dir.exists() {
-        std::fs::remove_dir_all(&final_dir)
-            .with_context(|| format!("cannot replace {}", final_dir.display()))?;
-    }
-    std::fs::rename(&tmp, &final_dir)
-        .with_context(|| format!("cannot move the report into {}", final_dir.display()))?;
+    replace_dir(&tmp, &final_dir)?;
     Ok(final_dir)
 }
 
@@ -253,19 +264,21 @@ fn box_rows<'a>(
     boxes
 }
 
-/// A file-name-safe form of a variant name.
+/// A file-name-safe form of a variant name, different for different names: a name of at most
+/// 64 letters, digits, `-` and `_` is itself; any other is its first 40 characters made safe,
+/// then `.` and the name's 64-bit FNV-1a (its seed id, unique per experiment) in hex. The `.`
+/// keeps the two kinds apart, so `war_down=1` and `war_down_1` never share a figure.
 fn slug(name: &str) -> String {
-    let s: String = name
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if !name.is_empty() && name.len() <= 64 && name.chars().all(plain) {
+        return name.to_string();
+    }
+    let safe: String = name
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
+        .take(40)
+        .map(|c| if plain(c) { c } else { '_' })
         .collect();
-    s.trim_matches('_').to_string()
+    format!("{safe}.{:016x}", warlab_experiment::fnv1a(name.as_bytes()))
 }
 
 /// Draws `plot` as `stem.png` and `stem.svg` and embeds it in the report.

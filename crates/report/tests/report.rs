@@ -4,7 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use warlab_experiment::Experiment;
+use warlab_folders::FolderLock;
 use warlab_runner::{Aggregate, GameRow, Plan, Sink, run};
+
+/// Builds the report of `data` under its lock, as `warlab report` does.
+fn build(data: &Path, reports: &Path) -> anyhow::Result<PathBuf> {
+    let lock = FolderLock::acquire(data)?;
+    warlab_report::build(&lock, reports, &Default::default())
+}
 
 struct Collect(Vec<Option<Aggregate>>);
 
@@ -103,7 +110,7 @@ baseline = \"war_down=3\"\n[rules]\npickup = \"seat\"\n[sweep]\nwar_down = [1, 2
 fn every_figure_is_a_png_and_an_svg_with_text() {
     let dir = scratch("figures");
     let data = data_folder(&dir, TEXT);
-    let out = warlab_report::build(&data, &dir.join("reports"), &Default::default()).unwrap();
+    let out = build(&data, &dir.join("reports")).unwrap();
     assert_eq!(out, dir.join("reports").join("t"));
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let mut stems = Vec::new();
@@ -114,17 +121,17 @@ fn every_figure_is_a_png_and_an_svg_with_text() {
         }
     }
     stems.sort();
-    for want in [
-        "survival",
-        "boxes",
-        "axis-war_down",
-        "running-mean",
-        "hist-war_down_1",
-        "cycles-war_down_1",
-    ] {
+    for want in ["survival", "boxes", "axis-war_down", "running-mean"] {
         assert!(
             stems.iter().any(|s| s == want),
             "{want} missing from {stems:?}"
+        );
+    }
+    // Names with characters other than letters, digits, `-`, `_` carry their hash.
+    for want in ["hist-war_down_1.", "cycles-war_down_1."] {
+        assert!(
+            stems.iter().any(|s| s.starts_with(want)),
+            "{want}… missing from {stems:?}"
         );
     }
     for stem in &stems {
@@ -182,7 +189,7 @@ fn deck_sweeps_get_a_power_law() {
         &dir,
         "name = \"d\"\ngames = 2000\n[sweep]\ndeck = [\"custom\"]\nsuits = [4]\nranks = [4, 6, 8, 10, 13]\n",
     );
-    let out = warlab_report::build(&data, &dir.join("reports"), &Default::default()).unwrap();
+    let out = build(&data, &dir.join("reports")).unwrap();
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     let line = md
         .lines()
@@ -204,23 +211,90 @@ fn deck_sweeps_get_a_power_law() {
 #[test]
 fn missing_or_partial_data_is_a_clear_error() {
     let dir = scratch("bad");
-    let e = warlab_report::build(&dir.join("nope"), &dir.join("reports"), &Default::default())
-        .unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("does not exist: run the experiment first"),
-        "{e}"
-    );
+    let e = build(&dir.join("nope"), &dir.join("reports")).unwrap_err();
+    assert!(e.to_string().contains("is not a folder"), "{e}");
     let partial = dir.join("partial");
     std::fs::create_dir_all(partial.join(".parts")).unwrap();
-    let e = warlab_report::build(&partial, &dir.join("reports"), &Default::default()).unwrap_err();
+    let e = build(&partial, &dir.join("reports")).unwrap_err();
     assert!(e.to_string().contains("partial run"), "{e}");
     let data = data_folder(&dir, TEXT);
     std::fs::remove_file(data.join("aggregates.json")).unwrap();
-    let e = warlab_report::build(&data, &dir.join("reports"), &Default::default()).unwrap_err();
+    let e = build(&data, &dir.join("reports")).unwrap_err();
     assert!(format!("{e:#}").contains("aggregates.json"), "{e:#}");
     assert!(
         !dir.join("reports").join("t").exists(),
         "no report from bad data"
+    );
+}
+
+#[test]
+fn figure_names_are_unique_per_variant() {
+    let dir = scratch("slugs");
+    // `war_down=1` and `war_down_1` once shared hist-war_down_1.png; names in another script
+    // all became `hist-.png`.
+    let data = data_folder(
+        &dir,
+        "name = \"u\"\ngames = 200\n[sweep]\nwar_down = [1, 2]\n\
+[[variant]]\nname = \"war_down_1\"\nwar_down = 3\n\
+[[variant]]\nname = \"战争一\"\n[[variant]]\nname = \"战争二\"\nprize = true\n",
+    );
+    let out = build(&data, &dir.join("reports")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let hists: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("hist-") && n.ends_with(".png"))
+        .collect();
+    assert_eq!(hists.len(), 5, "one histogram per variant: {hists:?}");
+    assert!(
+        hists.contains(&"hist-war_down_1.png".to_string()),
+        "{hists:?}"
+    );
+    for h in &hists {
+        assert_eq!(md.matches(&format!("({h})")).count(), 1, "{h} shown once");
+    }
+}
+
+#[test]
+fn a_manifest_name_never_becomes_a_path_outside_the_reports_folder() {
+    let dir = scratch("names");
+    let data = data_folder(&dir, TEXT);
+    let reports = dir.join("reports");
+    let keep = dir.join("keep.txt");
+    std::fs::write(&keep, "the user's file").unwrap();
+    let manifest = std::fs::read_to_string(data.join("manifest.json")).unwrap();
+    let long = "x".repeat(300);
+    for bad in ["..", "", ".", "/tmp", "../data", "a/b", long.as_str()] {
+        let edited = manifest.replace("\"experiment\":\"t\"", &format!("\"experiment\":{bad:?}"));
+        assert_ne!(edited, manifest);
+        std::fs::write(data.join("manifest.json"), edited).unwrap();
+        let e = build(&data, &reports).unwrap_err();
+        assert!(e.is::<warlab_folders::Refused>(), "{e:#}");
+        assert!(format!("{e:#}").contains("`experiment`"), "{e:#}");
+        assert_eq!(std::fs::read_to_string(&keep).unwrap(), "the user's file");
+        assert!(
+            data.join("aggregates.json").is_file(),
+            "the data is untouched"
+        );
+    }
+}
+
+#[test]
+fn a_failed_report_leaves_the_old_one_whole() {
+    let dir = scratch("swap");
+    let data = data_folder(&dir, TEXT);
+    let reports = dir.join("reports");
+    let out = build(&data, &reports).unwrap();
+    let before = std::fs::read_to_string(out.join("report.md")).unwrap();
+    // A second report that fails half-way (its aggregates damaged) replaces nothing.
+    std::fs::write(data.join("aggregates.json"), "{\"variants\": [").unwrap();
+    build(&data, &reports).unwrap_err();
+    assert_eq!(
+        std::fs::read_to_string(out.join("report.md")).unwrap(),
+        before
+    );
+    assert!(
+        !reports.join(".t.tmp").exists(),
+        "no half-built report left"
     );
 }

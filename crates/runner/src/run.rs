@@ -65,10 +65,13 @@ pub const CHUNK: u64 = 4096;
 /// number of chunks are empty.
 pub fn shard_range(games: u64, i: u64, n: u64) -> Range<u64> {
     assert!(n >= 1 && i < n, "shard {i} of {n}");
-    let chunks = games.div_ceil(CHUNK);
-    let lo = (i * chunks / n * CHUNK).min(games);
-    let hi = ((i + 1) * chunks / n * CHUNK).min(games);
-    lo..hi
+    // In 128 bits: `i × chunks` overflows 64 for large shard counts and game counts.
+    let chunks = u128::from(games.div_ceil(CHUNK));
+    let at = |k: u64| {
+        let games_before = u128::from(k) * chunks / u128::from(n) * u128::from(CHUNK);
+        u64::try_from(games_before).map_or(games, |g| g.min(games))
+    };
+    at(i)..at(i + 1)
 }
 
 /// One game, as written to `games.parquet`.
@@ -114,30 +117,40 @@ struct Done<G: Game> {
     rows: Vec<G::Row>,
 }
 
-fn jobs<G: Game>(plan: &Plan<'_, G>, pending: &[usize]) -> Vec<Job> {
-    let mut out = Vec::new();
-    for &v in pending {
+/// The chunks of the pending variants, in order, made as they are needed: a plan of many
+/// variants × billions of games has more chunks than memory would hold as a list.
+fn jobs<'p, G: Game>(
+    plan: &'p Plan<'_, G>,
+    pending: &'p [usize],
+) -> impl Iterator<Item = Job> + 'p {
+    pending.iter().flat_map(move |&v| {
         // A variant may play fewer games than the plan (its own `games`).
         let Range { start, end } = plan.experiment.variants[v].games_in(plan.games.clone());
         let mut lo = start;
-        while lo < end {
+        // A variant with no games in range still gets one (empty) job, to be finished.
+        let mut empty = start >= end;
+        std::iter::from_fn(move || {
+            if empty {
+                empty = false;
+                return Some(Job {
+                    variant: v,
+                    games: start..start,
+                    last: true,
+                });
+            }
+            if lo >= end {
+                return None;
+            }
             let hi = ((lo / CHUNK + 1) * CHUNK).min(end);
-            out.push(Job {
+            let job = Job {
                 variant: v,
                 games: lo..hi,
                 last: hi == end,
-            });
+            };
             lo = hi;
-        }
-        if start >= end {
-            out.push(Job {
-                variant: v,
-                games: start..start,
-                last: true,
-            });
-        }
-    }
-    out
+            Some(job)
+        })
+    })
 }
 
 /// Plays game indices `games` of `variant`.
@@ -186,8 +199,9 @@ pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), 
     let pending: Vec<usize> = (0..exp.variants.len())
         .filter(|&v| !sink.is_done(v))
         .collect();
-    let jobs = jobs(plan, &pending);
-    if jobs.is_empty() {
+    let mut submit = jobs(plan, &pending).enumerate().peekable();
+    let mut emit = jobs(plan, &pending);
+    if submit.peek().is_none() {
         return Ok(());
     }
     let threads = plan.threads.max(1);
@@ -199,39 +213,39 @@ pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), 
     // Enough chunks in flight to keep every worker busy while the sink writes; bounded so
     // that rows waiting to be written stay few.
     let window = threads * 3;
-    let (tx, rx) = mpsc::channel::<(usize, Done<G>)>();
-    let mut next_submit = 0;
+    let (tx, rx) = mpsc::channel::<(usize, usize, Done<G>)>();
     let mut next_emit = 0;
     let mut ready: BTreeMap<usize, Done<G>> = BTreeMap::new();
     let mut aggregates: BTreeMap<usize, G::Aggregate> = BTreeMap::new();
     let mut failure = None;
     let mut in_flight = 0;
     loop {
-        while failure.is_none() && next_submit < jobs.len() && in_flight < window {
-            let i = next_submit;
-            let job = &jobs[i];
-            let variant = exp.variants[job.variant].clone();
-            let (games, seed, rows) = (job.games.clone(), plan.seed, plan.rows);
+        while failure.is_none() && in_flight < window {
+            let Some((i, job)) = submit.next() else {
+                break;
+            };
+            let v = job.variant;
+            let variant = exp.variants[v].clone();
+            let (games, seed, rows) = (job.games, plan.seed, plan.rows);
             let tx = tx.clone();
             pool.spawn(move || {
                 let (aggregate, rows) = G::play_chunk(&variant, seed, games, rows);
                 // The receiver only goes away after every chunk in flight came back.
-                let _ = tx.send((i, Done { aggregate, rows }));
+                let _ = tx.send((i, v, Done { aggregate, rows }));
             });
-            next_submit += 1;
             in_flight += 1;
         }
         if in_flight == 0 {
             break;
         }
-        let (i, done) = rx
+        let (i, v, done) = rx
             .recv()
             .expect("workers hold a sender while chunks are in flight");
         in_flight -= 1;
-        sink.progress(jobs[i].variant, G::played(&done.aggregate));
+        sink.progress(v, G::played(&done.aggregate));
         ready.insert(i, done);
         while let Some(done) = ready.remove(&next_emit) {
-            let job = &jobs[next_emit];
+            let job = emit.next().expect("the same jobs as submitted, in order");
             next_emit += 1;
             if failure.is_some() {
                 continue;

@@ -163,3 +163,27 @@ fn shards_tile_the_games_in_whole_chunks() {
         }
     }
 }
+
+#[test]
+fn shards_of_huge_game_counts_do_not_overflow() {
+    // `--shard 3/3` of 2^64 − 1 games once played nothing: i × chunks wrapped around.
+    for games in [warlab_experiment::MAX_GAMES, u64::MAX] {
+        for n in [2u64, 3, 1000, 1 << 40, u64::MAX] {
+            let last = warlab_runner::shard_range(games, n - 1, n);
+            assert_eq!(last.end, games, "games {games}, {n} shards");
+            assert!(last.start <= last.end);
+            let mut next = 0;
+            for i in 0..n.min(1000) {
+                let r = warlab_runner::shard_range(games, i, n);
+                assert_eq!(r.start, next, "games {games}, shard {i}/{n}");
+                next = r.end;
+            }
+            if n > 1000 {
+                assert!(last.start >= next, "shards stay in order");
+            } else {
+                assert_eq!(next, games, "the shards tile every game");
+            }
+        }
+        assert_eq!(warlab_runner::shard_range(games, 2, 3).end, games);
+    }
+}

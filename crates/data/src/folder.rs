@@ -1,0 +1,231 @@
+//! A run's folder as a whole: whose results it holds, whether a command may write into it, and
+//! whether its files belong together.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use warlab_experiment::{check_name, fnv1a};
+use warlab_folders::refused;
+
+use crate::files::{parquet_footer, temp_path};
+use crate::store::{Manifest, RunKey};
+
+/// The final files of a run, `manifest.json` last (the order they are written in).
+pub const FILES: [&str; 6] = [
+    "summary.parquet",
+    "summary.csv",
+    "lengths.parquet",
+    "games.parquet",
+    "aggregates.json",
+    "manifest.json",
+];
+
+/// The key of `dir/.parts/`: `None` without a key file, `Some(Err)` when it is unreadable.
+pub(crate) fn read_parts_key(dir: &Path) -> Option<Result<RunKey>> {
+    read_json(&dir.join(".parts").join("run.json"), "is damaged")
+}
+
+/// Reads `dir/manifest.json`: `None` when there is none.
+fn read_manifest(dir: &Path) -> Option<Result<Manifest>> {
+    read_json(&dir.join("manifest.json"), "is not a warlab manifest")
+}
+
+/// Reads a JSON file: `None` when there is none; an error names the file and says `bad`.
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, bad: &str) -> Option<Result<T>> {
+    if !path.exists() {
+        return None;
+    }
+    Some(
+        std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))
+            .and_then(|t| {
+                serde_json::from_str(&t).with_context(|| format!("{} {bad}", path.display()))
+            }),
+    )
+}
+
+/// Finished variants kept in `dir/.parts/`.
+fn finished_parts(dir: &Path) -> Result<usize> {
+    let parts = dir.join(".parts");
+    if !parts.is_dir() {
+        return Ok(0);
+    }
+    let mut n = 0;
+    for entry in
+        std::fs::read_dir(&parts).with_context(|| format!("cannot read {}", parts.display()))?
+    {
+        let name = entry
+            .with_context(|| format!("cannot read {}", parts.display()))?
+            .file_name();
+        if name.to_string_lossy().ends_with(".aggregate.json") {
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// Makes the locked folder `dir` ready for results under `key`: removes temporary files a
+/// killed command left, and refuses (unless `force`) when the folder holds finished results,
+/// or finished variants of an interrupted run, under another key. With `force` those are
+/// discarded, the manifest first, so the folder never claims results it no longer holds.
+pub(crate) fn claim(dir: &Path, key: &RunKey, force: bool) -> Result<()> {
+    for name in FILES {
+        let tmp = temp_path(&dir.join(name));
+        if tmp.exists() {
+            std::fs::remove_file(&tmp)
+                .with_context(|| format!("cannot remove the stale {}", tmp.display()))?;
+        }
+    }
+    let mut held = Vec::new();
+    match read_manifest(dir) {
+        None => {}
+        Some(Ok(m)) if m.key() == *key => {}
+        Some(Ok(m)) => held.push(format!(
+            "the finished results of another run ({})",
+            m.key().describe_differences(key, "there", "this run")
+        )),
+        Some(Err(e)) => held.push(format!("a manifest.json that cannot be read ({e:#})")),
+    }
+    let parts = finished_parts(dir)?;
+    if parts > 0 {
+        match read_parts_key(dir) {
+            Some(Ok(k)) if k == *key => {}
+            Some(Ok(k)) => held.push(format!(
+                "{parts} finished variant(s) of an interrupted run with another key in .parts/ ({})",
+                k.describe_differences(key, "there", "this run")
+            )),
+            Some(Err(e)) => held.push(format!(
+                "{parts} finished variant(s) of an interrupted run in .parts/ whose key cannot be read ({e:#})"
+            )),
+            None => held.push(format!(
+                "{parts} finished variant(s) of an unknown run in .parts/ (no run.json)"
+            )),
+        }
+    }
+    if held.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        return Err(refused(format!(
+            "{} holds {}: they are not overwritten; give --force to replace them, or another --out",
+            dir.display(),
+            held.join("; and ")
+        )));
+    }
+    let manifest = dir.join("manifest.json");
+    if manifest.exists() {
+        std::fs::remove_file(&manifest)
+            .with_context(|| format!("cannot remove {}", manifest.display()))?;
+    }
+    if !read_parts_key(dir).is_some_and(|k| k.is_ok_and(|k| k == *key)) {
+        let parts = dir.join(".parts");
+        if parts.exists() {
+            std::fs::remove_dir_all(&parts)
+                .with_context(|| format!("cannot remove {}", parts.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every file of the finished run in `dir` belongs to the run its manifest
+/// describes: the Parquet files' run keys, `aggregates.json`'s, and `summary.csv`'s hash
+/// recorded in the manifest. A folder that mixes runs (a kill between renames, a disk that
+/// filled, files copied in by hand) is refused, naming each file that disagrees.
+pub fn verify(dir: &Path) -> Result<Manifest> {
+    if !dir.is_dir() {
+        return Err(refused(format!(
+            "{} is not a folder: give a run's data folder (data/<name>)",
+            dir.display()
+        )));
+    }
+    let manifest = match read_manifest(dir) {
+        None if dir.join(".parts").is_dir() => {
+            return Err(refused(format!(
+                "{} is not a finished run, but a partial one (.parts/ without manifest.json): run the same `warlab run` command again (with the same --shard I/N for a shard) to finish it",
+                dir.display()
+            )));
+        }
+        None => {
+            return Err(refused(format!(
+                "{} is not a finished run (no manifest.json): not the data folder of a finished `warlab run`",
+                dir.display()
+            )));
+        }
+        Some(m) => m.map_err(|e| refused(format!("{e:#}")))?,
+    };
+    let mpath = dir.join("manifest.json");
+    check_name(&manifest.experiment).map_err(|e| {
+        refused(format!(
+            "{}: `experiment`: {e}; the manifest was edited or is not warlab's",
+            mpath.display()
+        ))
+    })?;
+    let key = manifest.key();
+    let mut disagree = Vec::new();
+    let mut differs = |file: &str, other: Option<&RunKey>| match other {
+        Some(k) if *k == key => {}
+        Some(k) => disagree.push(format!(
+            "{file}: {}",
+            k.describe_differences(&key, file, "manifest.json")
+        )),
+        None => disagree.push(format!(
+            "{file}: carries no run key (written by another tool or an older warlab)"
+        )),
+    };
+    #[derive(Deserialize)]
+    struct KeyOnly {
+        run: Option<RunKey>,
+    }
+    let apath = dir.join("aggregates.json");
+    let text = std::fs::read_to_string(&apath)
+        .with_context(|| format!("cannot read {}", apath.display()))?;
+    let aggregates: KeyOnly = serde_json::from_str(&text).map_err(|e| {
+        refused(format!(
+            "{} is not a warlab aggregates file: {e}",
+            apath.display()
+        ))
+    })?;
+    differs("aggregates.json", aggregates.run.as_ref());
+    let mut parquet = vec!["summary.parquet", "lengths.parquet"];
+    if manifest.rows || dir.join("games.parquet").exists() {
+        parquet.push("games.parquet");
+    }
+    for name in parquet {
+        let path = dir.join(name);
+        if !path.exists() {
+            return Err(refused(format!(
+                "{} is missing: the folder is not a whole run; run the experiment again",
+                path.display()
+            )));
+        }
+        let (_, file_key) = parquet_footer(&path).map_err(|e| refused(format!("{e:#}")))?;
+        differs(name, file_key.as_ref());
+    }
+    let cpath = dir.join("summary.csv");
+    let csv = std::fs::read(&cpath).with_context(|| format!("cannot read {}", cpath.display()))?;
+    let hash = format!("{:016x}", fnv1a(&csv));
+    if hash != manifest.summary_csv_fnv1a {
+        disagree.push(format!(
+            "summary.csv: its FNV-1a hash `{hash}` is not the `{}` manifest.json records",
+            manifest.summary_csv_fnv1a
+        ));
+    }
+    if !disagree.is_empty() {
+        return Err(refused(format!(
+            "{} mixes files of different runs; manifest.json is the run of {}, but\n  {}\nrun the experiment again (or give --force to replace the folder)",
+            dir.display(),
+            describe(&key),
+            disagree.join("\n  ")
+        )));
+    }
+    Ok(manifest)
+}
+
+/// A run key in words.
+fn describe(k: &RunKey) -> String {
+    format!(
+        "experiment file hash `{}`, seed `{}`, games `{}..{}`, rows `{}`, warlab `{}`",
+        k.experiment_hash, k.seed, k.games_from, k.games_to, k.rows, k.warlab_version
+    )
+}
