@@ -4,6 +4,7 @@
 //! machines, gives the same bytes. Means, spreads and quantiles are computed from the counts
 //! only when a summary is asked for.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -140,7 +141,12 @@ pub const SEATS: usize = 4;
 pub const NO_WINNER: usize = SEATS;
 
 /// Everything a summary needs about a set of games, mergeable by addition.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// `battles`, `wars`, `cards`, `deepest_war` and `lead_changes` count every game as recorded: a
+/// looping game with the battles up to its first repeated state, a capped game with the cap.
+/// Those are conventions, not lengths; [`Lengths`] keeps the games that ended apart from the
+/// censored ones, and every length statistic is computed from it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aggregate {
     pub games: u64,
     pub battles: Hist,
@@ -156,12 +162,75 @@ pub struct Aggregate {
     /// For each cycle period seen, the first game (lowest index) that looped with it: an
     /// example to replay with `warlab trace`.
     pub cycle_examples: BTreeMap<u64, u64>,
-    /// Battles per block of [`crate::CHUNK`] consecutive games (block = game / CHUNK):
-    /// `[games, Σ battles, Σ battles²]`. In block order they give the running mean, to show
-    /// whether a sample was large enough. (Absent from files of warlab before 0.1's runner
-    /// kept it: read as empty.)
+    /// Battles per block of [`crate::CHUNK`] consecutive games (block = game / CHUNK), every
+    /// game as recorded: `[games, Σ battles, Σ battles²]`. (Absent from files of warlab before
+    /// 0.1's runner kept it: read as empty.)
     #[serde(default)]
     pub blocks: BTreeMap<u64, [u64; 3]>,
+    /// The ended games' counts and the capped games' stopping points. `None` only when read
+    /// from an `aggregates.json` written before warlab kept them: [`Aggregate::lengths`]
+    /// then derives them where that is exact (no game looped or was capped).
+    #[serde(default)]
+    pub lengths: Option<Lengths>,
+}
+
+/// The games that ended (a winner or a draw), kept apart from those that did not: a looping
+/// game never ends, a capped game is right-censored at the battle where the cap stopped it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lengths {
+    pub ended_battles: Hist,
+    pub ended_wars: Hist,
+    pub ended_cards: Hist,
+    pub ended_lead_changes: Hist,
+    /// `[ended games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games, for the
+    /// running mean of ended lengths.
+    pub ended_blocks: BTreeMap<u64, [u64; 3]>,
+    /// Battles played by each capped game (its length is known only to exceed this).
+    pub capped_battles: Hist,
+}
+
+impl Lengths {
+    fn merge(&mut self, o: &Lengths) {
+        self.ended_battles.merge(&o.ended_battles);
+        self.ended_wars.merge(&o.ended_wars);
+        self.ended_cards.merge(&o.ended_cards);
+        self.ended_lead_changes.merge(&o.ended_lead_changes);
+        merge_blocks(&mut self.ended_blocks, &o.ended_blocks);
+        self.capped_battles.merge(&o.capped_battles);
+    }
+
+    /// The ended games.
+    pub fn ended(&self) -> u64 {
+        self.ended_battles.count()
+    }
+}
+
+impl Default for Aggregate {
+    fn default() -> Aggregate {
+        Aggregate {
+            games: 0,
+            battles: Hist::default(),
+            wars: Hist::default(),
+            cards: Hist::default(),
+            deepest_war: Hist::default(),
+            lead_changes: Hist::default(),
+            outcomes: Default::default(),
+            cycle_periods: Hist::default(),
+            cycle_starts: Hist::default(),
+            cycle_examples: BTreeMap::new(),
+            blocks: BTreeMap::new(),
+            lengths: Some(Lengths::default()),
+        }
+    }
+}
+
+fn merge_blocks(mine: &mut BTreeMap<u64, [u64; 3]>, theirs: &BTreeMap<u64, [u64; 3]>) {
+    for (&b, o) in theirs {
+        let m = mine.entry(b).or_default();
+        for (m, t) in m.iter_mut().zip(o) {
+            *m += t;
+        }
+    }
 }
 
 impl Aggregate {
@@ -181,9 +250,26 @@ impl Aggregate {
             let first = self.cycle_examples.entry(c.period).or_insert(game);
             *first = (*first).min(game);
         }
+        let lengths = self.lengths.get_or_insert_with(Lengths::default);
+        if r.end.finished() {
+            lengths.ended_battles.add(r.battles);
+            lengths.ended_wars.add(r.wars);
+            lengths.ended_cards.add(r.cards_turned);
+            lengths.ended_lead_changes.add(r.lead_changes);
+        } else if r.end == EndReason::Capped {
+            lengths.capped_battles.add(r.battles);
+        }
     }
 
     pub fn merge(&mut self, o: &Aggregate) {
+        // Before the counts change: an old aggregate's lengths are derived from its own counts.
+        if self.lengths.is_none() {
+            self.lengths = self.lengths().map(Cow::into_owned);
+        }
+        match (self.lengths.as_mut(), o.lengths()) {
+            (Some(mine), Some(theirs)) => mine.merge(&theirs),
+            _ => self.lengths = None,
+        }
         self.games += o.games;
         self.battles.merge(&o.battles);
         self.wars.merge(&o.wars);
@@ -201,17 +287,36 @@ impl Aggregate {
             let first = self.cycle_examples.entry(p).or_insert(g);
             *first = (*first).min(g);
         }
-        for (&b, o) in &o.blocks {
-            let mine = self.blocks.entry(b).or_default();
-            for (m, t) in mine.iter_mut().zip(o) {
-                *m += t;
-            }
+        merge_blocks(&mut self.blocks, &o.blocks);
+    }
+
+    /// The ended and capped games' counts: as kept, or, for an aggregate read from an older
+    /// file, derived from the all-game counts when no game looped or was capped (they are then
+    /// the same games). `None` when they cannot be known.
+    pub fn lengths(&self) -> Option<Cow<'_, Lengths>> {
+        if let Some(l) = &self.lengths {
+            return Some(Cow::Borrowed(l));
         }
+        (self.not_ended() == 0).then(|| {
+            Cow::Owned(Lengths {
+                ended_battles: self.battles.clone(),
+                ended_wars: self.wars.clone(),
+                ended_cards: self.cards.clone(),
+                ended_lead_changes: self.lead_changes.clone(),
+                ended_blocks: self.blocks.clone(),
+                capped_battles: Hist::default(),
+            })
+        })
     }
 
     /// Games that ended for `end`.
     pub fn ended(&self, end: EndReason) -> u64 {
         self.outcomes[end_index(end)].iter().sum()
+    }
+
+    /// Games that did not end: looping or capped.
+    pub fn not_ended(&self) -> u64 {
+        self.ended(EndReason::Cycle) + self.ended(EndReason::Capped)
     }
 
     /// Games won by `seat` (any end reason).
