@@ -9,6 +9,7 @@ mod casino;
 pub mod plots;
 pub mod published;
 pub mod stats;
+pub mod survival;
 pub mod words;
 
 use std::fmt::Write as _;
