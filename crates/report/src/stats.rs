@@ -165,8 +165,9 @@ pub struct ShareComparison {
     /// built from the two Wilson intervals, so it stays inside [−1, 1] and is meaningful when
     /// a share is 0 or 1.
     pub diff_ci: (f64, f64),
-    /// Two-sided p-value of the pooled two-proportion z-test (1 when both shares are 0 or
-    /// both are 1).
+    /// Two-sided p-value: the pooled two-proportion z-test, or Fisher's exact test where an
+    /// expected count is below 5 and the normal approximation does not hold (1 when both
+    /// shares are 0 or both are 1).
     pub p: f64,
 }
 
@@ -178,16 +179,44 @@ pub fn compare_shares(k1: u64, n1: u64, k2: u64, n2: u64) -> Option<ShareCompari
     let hi = diff + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
     let pooled = (k1 + k2) as f64 / (n1 + n2) as f64;
     let se = (pooled * (1.0 - pooled) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
-    let p = if se > 0.0 {
-        (2.0 * Normal::standard().sf((diff / se).abs())).min(1.0)
-    } else {
+    let smallest_expected = [n1, n2]
+        .iter()
+        .map(|&n| n as f64 * pooled.min(1.0 - pooled))
+        .fold(f64::INFINITY, f64::min);
+    let p = if se == 0.0 {
         1.0
+    } else if smallest_expected < 5.0 {
+        fisher_exact(k1, n1, k2, n2)
+    } else {
+        (2.0 * Normal::standard().sf((diff / se).abs())).min(1.0)
     };
     Some(ShareComparison {
         diff,
         diff_ci: (lo, hi),
         p,
     })
+}
+
+/// Two-sided Fisher's exact test of `k1/n1` against `k2/n2`: the probability, given the
+/// margins, of every table at most as likely as the one seen (with a relative tolerance of
+/// 10⁻⁷ for ties, as R's `fisher.test`).
+pub fn fisher_exact(k1: u64, n1: u64, k2: u64, n2: u64) -> f64 {
+    use statrs::function::gamma::ln_gamma;
+    let ln_choose = |n: u64, k: u64| {
+        ln_gamma(n as f64 + 1.0) - ln_gamma(k as f64 + 1.0) - ln_gamma((n - k) as f64 + 1.0)
+    };
+    let (k, n) = (k1 + k2, n1 + n2);
+    let ln_total = ln_choose(n, k);
+    // P(the first group holds x of the k successes): hypergeometric.
+    let ln_p = |x: u64| ln_choose(n1, x) + ln_choose(n2, k - x) - ln_total;
+    let seen = ln_p(k1);
+    let (lo, hi) = (k.saturating_sub(n2), k.min(n1));
+    let p: f64 = (lo..=hi)
+        .map(ln_p)
+        .filter(|l| *l <= seen + 1e-7_f64.ln_1p())
+        .map(f64::exp)
+        .sum();
+    p.min(1.0)
 }
 
 /// Holm's step-down adjusted p-values, in the input order.
@@ -264,18 +293,25 @@ pub struct LocalSlope {
     pub ci: (f64, f64),
 }
 
-/// The slope `Δ ln y / Δ ln x` between each point and the next (in increasing x) of `(x, y,
-/// se of y)` points, with a 95 % interval from the delta method: the two means are
+/// The slope `Δ ln y / Δ ln x` between each point and the next (in increasing x; points at
+/// the same x pooled) of `(x, y, se of y)` points, with a 95 % interval from the delta method: the two means are
 /// independent samples, so `var(ln y) ≈ (se / y)²` adds. A local exponent that drifts beyond
 /// these intervals is what a single power-law fit cannot show.
 pub fn local_slopes(points: &[(f64, f64, f64)]) -> Vec<LocalSlope> {
-    let mut pts: Vec<(f64, f64, f64)> = points
+    let mut sorted: Vec<(f64, f64, f64)> = points
         .iter()
         .copied()
-        .filter(|(x, y, se)| *x > 0.0 && *y > 0.0 && se.is_finite())
+        .filter(|(x, y, se)| *x > 0.0 && *y > 0.0 && *se > 0.0 && se.is_finite())
         .collect();
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    pts.dedup_by(|b, a| a.0 == b.0);
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Points at the same x (decks with the same cards in play) estimate the same mean:
+    // pooled by inverse-variance weights.
+    let mut pts: Vec<(f64, f64, f64)> = Vec::new();
+    for group in sorted.chunk_by(|a, b| a.0 == b.0) {
+        let w: f64 = group.iter().map(|p| p.2.powi(-2)).sum();
+        let y = group.iter().map(|p| p.1 * p.2.powi(-2)).sum::<f64>() / w;
+        pts.push((group[0].0, y, w.sqrt().recip()));
+    }
     let z = z975();
     pts.windows(2)
         .map(|w| {
@@ -388,6 +424,18 @@ mod tests {
     }
 
     #[test]
+    fn fisher_exact_matches_known_values() {
+        // Fisher's tea tasting: 3 of 4 against 1 of 4, two-sided p = 34/70.
+        assert!((fisher_exact(3, 4, 1, 4) - 34.0 / 70.0).abs() < 1e-12);
+        // One game of one that loops against none of N: only that table is as unlikely.
+        assert!((fisher_exact(1, 1, 0, 200_000) - 1.0 / 200_001.0).abs() < 1e-15);
+        assert!((fisher_exact(0, 5, 0, 7) - 1.0).abs() < 1e-12);
+        // Small expected counts use it, large ones the z-test.
+        let small = compare_shares(1, 1, 0, 200_000).unwrap();
+        assert!((small.p - 1.0 / 200_001.0).abs() < 1e-15);
+    }
+
+    #[test]
     fn local_slopes_follow_a_changing_exponent() {
         // y = x² up to 8, then x³ (continuous at 8): slopes 2, 2, then 3; unordered input.
         let y = |x: f64| if x <= 8.0 { x * x } else { x.powi(3) / 8.0 };
@@ -404,6 +452,13 @@ mod tests {
             assert!((l.ci.1 - l.slope - half).abs() < 1e-5, "{l:?}");
         }
         assert_eq!((s[0].from, s[0].to), (2.0, 4.0));
+        // A second point at x = 4 is pooled with the first by its weight.
+        let mut twice = pts.clone();
+        twice.push((4.0, 16.0 * 1.03, 0.16));
+        let s2 = local_slopes(&twice);
+        assert_eq!(s2.len(), 3);
+        let pooled: f64 = (16.0 / 0.0256 + 16.48 / 0.0256) / (2.0 / 0.0256);
+        assert!((s2[0].slope - (pooled / 4.0).ln() / 2f64.ln()).abs() < 1e-12);
         // One power law through them does not fit: the χ² test says so.
         let fit = power_law(&pts).unwrap();
         assert!(fit.fit_p < 1e-6, "{fit:?}");
