@@ -12,7 +12,6 @@ pub mod stats;
 pub mod survival;
 pub mod words;
 
-use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -94,6 +93,9 @@ pub struct Row {
     /// The variant plays one fixed deal: a single game, not a sample of its deck.
     pub fixed_deal: bool,
     pub agg: Aggregate,
+    /// The ended games' counts and the capped games' stopping points, from `agg`; `None` for
+    /// data of an older warlab that had loops or caps and did not keep them apart.
+    pub lengths: Option<Lengths>,
 }
 
 impl Row {
@@ -105,10 +107,8 @@ impl Row {
         self.agg.ended(EndReason::Capped)
     }
 
-    /// The ended games' counts and the capped games' stopping points; `None` for data of an
-    /// older warlab that had loops or caps and did not keep them apart.
-    fn lengths(&self) -> Option<Cow<'_, Lengths>> {
-        self.agg.lengths()
+    fn lengths(&self) -> Option<&Lengths> {
+        self.lengths.as_ref()
     }
 
     /// `P(length > n)`: loops never end, capped games are censored at the cap.
@@ -169,6 +169,7 @@ pub fn build(data_dir: &Path, reports_root: &Path, opts: &Options) -> Result<Pat
                 players: v.map_or(2, |v| v.rules.players()),
                 cards: v.map_or(0, |v| v.rules.cards_in_play()),
                 fixed_deal: v.is_some_and(|v| v.deal.is_some()),
+                lengths: a.aggregate.lengths(),
                 agg: a.aggregate,
             }
         })
@@ -492,7 +493,7 @@ fn write_report(
          at the cap (counted as running up to it, and not after)",
     )?;
     if rows.len() >= 2 {
-        let lengths: Vec<(&str, Cow<Lengths>)> = rows
+        let lengths: Vec<(&str, &Lengths)> = rows
             .iter()
             .filter_map(|r| Some((r.name.as_str(), r.lengths()?)))
             .collect();

@@ -521,6 +521,7 @@ mod tests {
             players: 2,
             cards: 52,
             fixed_deal: false,
+            lengths: agg.lengths(),
             agg,
         }
     }

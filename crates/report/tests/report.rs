@@ -214,7 +214,10 @@ fn deck_sweeps_get_a_power_law() {
     let slopes: Vec<&str> = md.lines().filter(|l| l.starts_with("| mean | ")).collect();
     assert_eq!(slopes.len(), 4, "{slopes:#?}");
     assert!(slopes[0].starts_with("| mean | 16 → 24 |"), "{}", slopes[0]);
-    assert!(md.contains("not compared: `fixed`"), "fixed deals are not tested");
+    assert!(
+        md.contains("not compared: `fixed`"),
+        "fixed deals are not tested"
+    );
 }
 
 #[test]

@@ -4,7 +4,6 @@
 //! machines, gives the same bytes. Means, spreads and quantiles are computed from the counts
 //! only when a summary is asked for.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -12,7 +11,7 @@ use warlab_engine::{EndReason, GameRecord};
 
 /// Exact histogram of non-negative integers: dense below [`Hist::DENSE`], a map above (long
 /// capped games), so a run's memory does not grow with its number of games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Hist {
     dense: Vec<u64>,
     sparse: BTreeMap<u64, u64>,
@@ -46,6 +45,23 @@ impl Hist {
         for (v, c) in other.iter() {
             self.add_n(v, c);
         }
+    }
+
+    /// The counts of `self` less those of `other`; `None` if `other` holds a value more often.
+    pub fn minus(&self, other: &Hist) -> Option<Hist> {
+        let mut out = self.clone();
+        for (v, c) in other.iter() {
+            let slot = if v < Self::DENSE {
+                out.dense.get_mut(v as usize)?
+            } else {
+                out.sparse.get_mut(&v)?
+            };
+            *slot = slot.checked_sub(c)?;
+            if v >= Self::DENSE && *slot == 0 {
+                out.sparse.remove(&v);
+            }
+        }
+        Some(out)
     }
 
     /// `(value, count)` for every value seen, in increasing order.
@@ -118,6 +134,15 @@ impl Hist {
     }
 }
 
+/// Equal counts of equal values (however much room either keeps).
+impl PartialEq for Hist {
+    fn eq(&self, other: &Hist) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Hist {}
+
 impl Serialize for Hist {
     /// As `[[value, count], …]`, increasing values, no zero counts.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -144,8 +169,10 @@ pub const NO_WINNER: usize = SEATS;
 ///
 /// `battles`, `wars`, `cards`, `deepest_war` and `lead_changes` count every game as recorded: a
 /// looping game with the battles up to its first repeated state, a capped game with the cap.
-/// Those are conventions, not lengths; [`Lengths`] keeps the games that ended apart from the
-/// censored ones, and every length statistic is computed from it.
+/// Those are conventions, not lengths. The games that did not end are also counted apart
+/// ([`Unended`]), so the ended games' counts are the difference ([`Aggregate::lengths`]), and
+/// every length statistic is computed from those. (Games that end, nearly all of them, cost
+/// nothing more to count.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aggregate {
     pub games: u64,
@@ -167,16 +194,54 @@ pub struct Aggregate {
     /// 0.1's runner kept it: read as empty.)
     #[serde(default)]
     pub blocks: BTreeMap<u64, [u64; 3]>,
-    /// The ended games' counts and the capped games' stopping points. `None` only when read
-    /// from an `aggregates.json` written before warlab kept them: [`Aggregate::lengths`]
-    /// then derives them where that is exact (no game looped or was capped).
+    /// The looping and the capped games' counts. `None` only when read from an
+    /// `aggregates.json` written before warlab kept them: [`Aggregate::lengths`] then knows the
+    /// ended games only where no game looped or was capped.
     #[serde(default)]
-    pub lengths: Option<Lengths>,
+    pub unended: Option<Unended>,
 }
 
-/// The games that ended (a winner or a draw), kept apart from those that did not: a looping
-/// game never ends, a capped game is right-censored at the battle where the cap stopped it.
+/// The games that did not end, by kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unended {
+    /// Looping games, as recorded up to the first repeated state.
+    pub looped: Recorded,
+    /// Capped games: `battles` holds where the cap stopped each one (its length is only known
+    /// to exceed that).
+    pub capped: Recorded,
+}
+
+/// Counts of a set of games as recorded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recorded {
+    pub battles: Hist,
+    pub wars: Hist,
+    pub cards: Hist,
+    pub lead_changes: Hist,
+    /// `[games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games.
+    pub blocks: BTreeMap<u64, [u64; 3]>,
+}
+
+impl Recorded {
+    fn add(&mut self, r: &GameRecord) {
+        self.battles.add(r.battles);
+        self.wars.add(r.wars);
+        self.cards.add(r.cards_turned);
+        self.lead_changes.add(r.lead_changes);
+    }
+
+    fn merge(&mut self, o: &Recorded) {
+        self.battles.merge(&o.battles);
+        self.wars.merge(&o.wars);
+        self.cards.merge(&o.cards);
+        self.lead_changes.merge(&o.lead_changes);
+        merge_blocks(&mut self.blocks, &o.blocks);
+    }
+}
+
+/// The games that ended (a winner or a draw), apart from those that did not: a looping game
+/// never ends, a capped game is right-censored where the cap stopped it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Lengths {
     pub ended_battles: Hist,
     pub ended_wars: Hist,
@@ -190,15 +255,6 @@ pub struct Lengths {
 }
 
 impl Lengths {
-    fn merge(&mut self, o: &Lengths) {
-        self.ended_battles.merge(&o.ended_battles);
-        self.ended_wars.merge(&o.ended_wars);
-        self.ended_cards.merge(&o.ended_cards);
-        self.ended_lead_changes.merge(&o.ended_lead_changes);
-        merge_blocks(&mut self.ended_blocks, &o.ended_blocks);
-        self.capped_battles.merge(&o.capped_battles);
-    }
-
     /// The ended games.
     pub fn ended(&self) -> u64 {
         self.ended_battles.count()
@@ -219,7 +275,7 @@ impl Default for Aggregate {
             cycle_starts: Hist::default(),
             cycle_examples: BTreeMap::new(),
             blocks: BTreeMap::new(),
-            lengths: Some(Lengths::default()),
+            unended: Some(Unended::default()),
         }
     }
 }
@@ -231,6 +287,22 @@ fn merge_blocks(mine: &mut BTreeMap<u64, [u64; 3]>, theirs: &BTreeMap<u64, [u64;
             *m += t;
         }
     }
+}
+
+/// `mine − theirs` block by block; `None` if a count would go below zero.
+fn blocks_minus(
+    mine: &BTreeMap<u64, [u64; 3]>,
+    theirs: &BTreeMap<u64, [u64; 3]>,
+) -> Option<BTreeMap<u64, [u64; 3]>> {
+    let mut out = mine.clone();
+    for (b, t) in theirs {
+        let m = out.get_mut(b)?;
+        for (m, t) in m.iter_mut().zip(t) {
+            *m = m.checked_sub(*t)?;
+        }
+    }
+    out.retain(|_, v| v[0] > 0);
+    Some(out)
 }
 
 impl Aggregate {
@@ -250,25 +322,32 @@ impl Aggregate {
             let first = self.cycle_examples.entry(c.period).or_insert(game);
             *first = (*first).min(game);
         }
-        let lengths = self.lengths.get_or_insert_with(Lengths::default);
-        if r.end.finished() {
-            lengths.ended_battles.add(r.battles);
-            lengths.ended_wars.add(r.wars);
-            lengths.ended_cards.add(r.cards_turned);
-            lengths.ended_lead_changes.add(r.lead_changes);
-        } else if r.end == EndReason::Capped {
-            lengths.capped_battles.add(r.battles);
+        if !r.end.finished() {
+            let u = self.unended.get_or_insert_with(Unended::default);
+            match r.end {
+                EndReason::Cycle => u.looped.add(r),
+                _ => u.capped.add(r),
+            }
         }
     }
 
     pub fn merge(&mut self, o: &Aggregate) {
-        // Before the counts change: an old aggregate's lengths are derived from its own counts.
-        if self.lengths.is_none() {
-            self.lengths = self.lengths().map(Cow::into_owned);
+        // An old aggregate with no game that did not end has an empty split; otherwise the
+        // split is unknown, and stays unknown in the sum.
+        let empty = Unended::default();
+        let theirs = match &o.unended {
+            Some(u) => Some(u),
+            None => (o.not_ended() == 0).then_some(&empty),
+        };
+        if self.unended.is_none() && self.not_ended() == 0 {
+            self.unended = Some(Unended::default());
         }
-        match (self.lengths.as_mut(), o.lengths()) {
-            (Some(mine), Some(theirs)) => mine.merge(&theirs),
-            _ => self.lengths = None,
+        match (self.unended.as_mut(), theirs) {
+            (Some(mine), Some(theirs)) => {
+                mine.looped.merge(&theirs.looped);
+                mine.capped.merge(&theirs.capped);
+            }
+            _ => self.unended = None,
         }
         self.games += o.games;
         self.battles.merge(&o.battles);
@@ -290,22 +369,28 @@ impl Aggregate {
         merge_blocks(&mut self.blocks, &o.blocks);
     }
 
-    /// The ended and capped games' counts: as kept, or, for an aggregate read from an older
-    /// file, derived from the all-game counts when no game looped or was capped (they are then
-    /// the same games). `None` when they cannot be known.
-    pub fn lengths(&self) -> Option<Cow<'_, Lengths>> {
-        if let Some(l) = &self.lengths {
-            return Some(Cow::Borrowed(l));
-        }
-        (self.not_ended() == 0).then(|| {
-            Cow::Owned(Lengths {
-                ended_battles: self.battles.clone(),
-                ended_wars: self.wars.clone(),
-                ended_cards: self.cards.clone(),
-                ended_lead_changes: self.lead_changes.clone(),
-                ended_blocks: self.blocks.clone(),
-                capped_battles: Hist::default(),
-            })
+    /// The ended games' counts (every game's, less the looping and capped ones) and the capped
+    /// games' stopping points. `None` when they cannot be known: an aggregate read from an
+    /// older file in which some game looped or was capped (or counts that do not add up).
+    pub fn lengths(&self) -> Option<Lengths> {
+        let none = Unended::default();
+        let u = match &self.unended {
+            Some(u) => u,
+            None if self.not_ended() == 0 => &none,
+            None => return None,
+        };
+        let less =
+            |all: &Hist, f: fn(&Recorded) -> &Hist| all.minus(f(&u.looped))?.minus(f(&u.capped));
+        Some(Lengths {
+            ended_battles: less(&self.battles, |r| &r.battles)?,
+            ended_wars: less(&self.wars, |r| &r.wars)?,
+            ended_cards: less(&self.cards, |r| &r.cards)?,
+            ended_lead_changes: less(&self.lead_changes, |r| &r.lead_changes)?,
+            ended_blocks: blocks_minus(
+                &blocks_minus(&self.blocks, &u.looped.blocks)?,
+                &u.capped.blocks,
+            )?,
+            capped_battles: u.capped.battles.clone(),
         })
     }
 
@@ -363,6 +448,18 @@ mod tests {
         let json = serde_json::to_string(&h).unwrap();
         assert_eq!(json, "[[1,1],[2,1],[3,2],[5,1],[100000,1]]");
         assert_eq!(serde_json::from_str::<Hist>(&json).unwrap(), h);
+        let mut less = Hist::default();
+        for v in [3u64, 100_000] {
+            less.add(v);
+        }
+        let left = h.minus(&less).unwrap();
+        assert_eq!(
+            left.iter().collect::<Vec<_>>(),
+            [(1, 1), (2, 1), (3, 1), (5, 1)]
+        );
+        assert_eq!(left.max(), Some(5));
+        less.add(7);
+        assert_eq!(h.minus(&less), None, "7 is not in h");
     }
 
     #[test]

@@ -179,11 +179,13 @@ pub fn play_chunk(
         let all = block_sums(&aggregate.battles);
         aggregate.blocks.insert(block, all);
     }
-    if let Some(l) = aggregate.lengths.as_mut()
-        && l.ended() > 0
-    {
-        let ended = block_sums(&l.ended_battles);
-        l.ended_blocks.insert(block, ended);
+    if let Some(u) = aggregate.unended.as_mut() {
+        for r in [&mut u.looped, &mut u.capped] {
+            if !r.battles.is_empty() {
+                let sums = block_sums(&r.battles);
+                r.blocks.insert(block, sums);
+            }
+        }
     }
     (aggregate, out)
 }

@@ -356,11 +356,11 @@ mod tests {
         looped.add(3, &game(400, EndReason::Cycle));
         let strip = |a: &Aggregate| {
             let mut v = serde_json::to_value(a).unwrap();
-            v.as_object_mut().unwrap().remove("lengths");
+            v.as_object_mut().unwrap().remove("unended");
             serde_json::from_value::<Aggregate>(v).unwrap()
         };
         let old = strip(&clean);
-        assert_eq!(old.lengths, None);
+        assert_eq!(old.unended, None);
         assert_eq!(summary_cells(&old, 2), summary_cells(&clean, 2));
         let old = strip(&looped);
         let c = summary_cells(&old, 2);
@@ -371,7 +371,7 @@ mod tests {
         // can be split adds up.
         let mut m = old.clone();
         m.merge(&looped);
-        assert_eq!(m.lengths, None);
+        assert_eq!(m.unended, None);
         let mut m = strip(&clean);
         m.merge(&looped);
         let mut want = clean.clone();

@@ -155,7 +155,7 @@ fn lengths_keep_the_ended_games_apart() {
     .unwrap();
     let rec = play(&exp, 0..9000, 2, true);
     let a = &rec.done[0].1;
-    let l = a.lengths.as_ref().expect("kept by the runner");
+    let l = a.lengths().expect("kept by the runner");
     let (mut ended, mut capped) = (Vec::new(), Vec::new());
     let mut blocks = std::collections::BTreeMap::<u64, [u64; 3]>::new();
     for (_, row) in &rec.rows {
