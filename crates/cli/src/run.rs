@@ -365,31 +365,35 @@ fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
     names.map(str::len).max().unwrap_or(7).clamp(7, 48)
 }
 
-/// A short table on stdout: the answer at a glance (the files hold everything).
+/// A short table on stdout: the answer at a glance (the files hold everything). Lengths are
+/// those of the games that ended; looping and capped games are shares of their own.
 fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
     let width = name_width(exp.variants.iter().map(|v| v.name.as_str()));
     println!(
-        "{:<width$}  {:>9}  {:>22}  {:>7}  {:>8}  {:>11}",
-        "variant", "games", "battles mean (95% CI)", "median", "looping", "seat 0 wins"
+        "{:<width$}  {:>9}  {:>26}  {:>7}  {:>8}  {:>8}  {:>11}",
+        "variant", "games", "ended: mean (95% CI)", "median", "looping", "capped", "seat 0 wins"
     );
+    let share = |k: u64, n: u64| 100.0 * k as f64 / n.max(1) as f64;
     for (v, a) in exp.variants.iter().zip(aggregates) {
-        let m = mean_estimate(&a.battles);
-        let mean = m.map_or("-".to_string(), |m| match m.ci {
-            Some((lo, hi)) => format!("{:.1} ({lo:.1}–{hi:.1})", m.mean),
-            None => format!("{:.1}", m.mean),
-        });
-        let looping =
-            a.ended(warlab_engine::EndReason::Cycle) + a.ended(warlab_engine::EndReason::Capped);
+        let lengths = a.lengths();
+        let ended = lengths.as_ref().map(|l| &l.ended_battles);
+        let mean = ended
+            .and_then(mean_estimate)
+            .map_or("-".to_string(), |m| match m.ci {
+                Some((lo, hi)) => format!("{:.1} ({lo:.1}–{hi:.1})", m.mean),
+                None => format!("{:.1}", m.mean),
+            });
         println!(
-            "{:<width$}  {:>9}  {:>22}  {:>7}  {:>7.3}%  {:>10.2}%",
+            "{:<width$}  {:>9}  {:>26}  {:>7}  {:>7.3}%  {:>7.3}%  {:>10.2}%",
             v.name,
             a.games,
             mean,
-            a.battles
-                .quantile(0.5)
+            ended
+                .and_then(|h| h.quantile(0.5))
                 .map_or("-".into(), |q| q.to_string()),
-            100.0 * looping as f64 / a.games.max(1) as f64,
-            100.0 * a.wins(0) as f64 / a.games.max(1) as f64
+            share(a.ended(warlab_engine::EndReason::Cycle), a.games),
+            share(a.ended(warlab_engine::EndReason::Capped), a.games),
+            share(a.wins(0), a.games)
         );
     }
 }

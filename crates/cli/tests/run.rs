@@ -76,20 +76,24 @@ fn data_reads_back_and_matches_the_aggregates() {
     let summary = warlab_data::read_parquet(&d.join("summary.parquet")).unwrap();
     assert_eq!(summary.height(), 4);
     let lengths = warlab_data::read_parquet(&d.join("lengths.parquet")).unwrap();
-    // Per variant: the histogram's counts add up to the games, and its mean is the summary's.
+    // Per variant: the histogram's counts add up to the games and agree with the rows; the
+    // summary's ended mean is the mean of the rows that ended (not looping, not capped).
     let variants = summary.column("variant").unwrap().str().unwrap().clone();
     let means = summary
-        .column("battles_mean")
+        .column("ended_battles_mean")
         .unwrap()
         .f64()
         .unwrap()
         .clone();
+    let ended_ns = summary.column("ended_n").unwrap().i64().unwrap().clone();
     let ns = summary.column("n").unwrap().i64().unwrap().clone();
     let lv = lengths.column("variant").unwrap().str().unwrap().clone();
     let lb = lengths.column("battles").unwrap().u64().unwrap().clone();
     let lc = lengths.column("count").unwrap().u64().unwrap().clone();
     let gv = games.column("variant").unwrap().str().unwrap().clone();
     let gb = games.column("battles").unwrap().u64().unwrap().clone();
+    let ge = games.column("end_reason").unwrap().str().unwrap().clone();
+    let mut loops = 0;
     for i in 0..4 {
         let name = variants.get(i).unwrap();
         let (mut n, mut sum) = (0u64, 0u64);
@@ -100,12 +104,16 @@ fn data_reads_back_and_matches_the_aggregates() {
             }
         }
         assert_eq!(n as i64, ns.get(i).unwrap());
-        assert!((sum as f64 / n as f64 - means.get(i).unwrap()).abs() < 1e-9);
         let (mut gn, mut gsum) = (0u64, 0u64);
+        let (mut en, mut esum) = (0u64, 0u64);
         for j in 0..games.height() {
             if gv.get(j) == Some(name) {
                 gn += 1;
                 gsum += gb.get(j).unwrap();
+                if !matches!(ge.get(j), Some("cycle" | "capped")) {
+                    en += 1;
+                    esum += gb.get(j).unwrap();
+                }
             }
         }
         assert_eq!(
@@ -113,19 +121,31 @@ fn data_reads_back_and_matches_the_aggregates() {
             (n, sum),
             "games.parquet agrees with lengths.parquet"
         );
+        assert_eq!(en as i64, ended_ns.get(i).unwrap());
+        assert!((esum as f64 / en as f64 - means.get(i).unwrap()).abs() < 1e-9);
+        loops += gn - en;
     }
+    assert!(
+        loops > 0,
+        "seat order loops: the ended mean leaves those games out"
+    );
     let csv = std::fs::read_to_string(d.join("summary.csv")).unwrap();
     let header = csv.lines().next().unwrap();
+    assert!(
+        !header.split(',').any(|c| c == "battles_mean"),
+        "no all-game mean under a length's name"
+    );
     for col in [
         "variant",
         "pickup",
         "war_down",
         "n",
-        "battles_mean",
-        "battles_ci_lo",
-        "battles_p99",
-        "wars_median",
-        "cards_max",
+        "ended_n",
+        "ended_battles_mean",
+        "ended_battles_ci_lo",
+        "ended_battles_p99",
+        "ended_wars_median",
+        "ended_cards_max",
         "share_all_cards",
         "share_capped",
         "cycle_share",

@@ -403,7 +403,7 @@ pub struct Published {
     pub variant: Option<String>,
     /// The variants a power law is fitted over (`exponent`).
     pub variants: Vec<String>,
-    /// The published value, or the range the source gives.
+    /// The published value, or the range the source gives (up to infinity for a lower bound).
     pub value: Option<f64>,
     pub range: Option<(f64, f64)>,
     /// Decimals of the published value as written: it is taken as rounded to them.
@@ -1197,9 +1197,14 @@ impl Parser<'_> {
                 p.range = Some((lo, hi));
                 p.decimals = d1.max(d2);
             }
+            // A bound the source gives ("over 30,000 battles"): the range up from it.
+            (None, Some((lo, d)), None) => {
+                p.range = Some((lo, f64::INFINITY));
+                p.decimals = d;
+            }
             _ => {
                 return Err(missing(
-                    "either a `value`, or `low` and `high` (low ≤ high)",
+                    "either a `value`, or `low` and `high` (low ≤ high), or `low` alone (a lower bound)",
                 ));
             }
         }

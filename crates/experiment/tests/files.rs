@@ -291,6 +291,10 @@ fn published_figures_are_checked() {
     assert!(err.message.contains("no variant is named `b`"), "{err}");
     let err = error(&base.replace("value = 294.5\n", ""));
     assert!(err.message.contains("`low` and `high`"), "{err}");
+    let e = parse(&base.replace("value = 294.5", "low = 30000")).unwrap();
+    assert_eq!(e.published[0].range, Some((30000.0, f64::INFINITY)));
+    let err = error(&base.replace("value = 294.5", "high = 30000"));
+    assert!(err.message.contains("`low` alone"), "{err}");
     let e = parse(&base.replace("value = 294.5", "value = 3.1e-9")).unwrap();
     assert_eq!(e.published[0].decimals, 10);
     let err = error(&base.replace("games = 1000", "decks = 9"));

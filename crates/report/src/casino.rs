@@ -10,7 +10,7 @@ use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
 use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
 
-use crate::plots::{AxisMeans, Boxes, IntervalSeries, Survival};
+use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
 use crate::stats::holm;
 use crate::{Manifest, box_rows, fmt_ci, length_cells, pct, pvalue, show};
 
@@ -137,6 +137,12 @@ pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Resu
     Ok(())
 }
 
+/// The z-score of a simulated house edge against the exact one, `(simulated − exact) / SE`,
+/// from the simulated mean value of a hand to the player (the edge is its negative).
+fn edge_z(ev_mean: f64, se: f64, exact_edge: f64) -> f64 {
+    (-ev_mean - exact_edge) / se
+}
+
 fn house_edge(md: &mut String, rows: &[CasinoRow]) {
     md.push_str(
         "## House edge: exact and simulated\n\n\
@@ -160,7 +166,7 @@ fn house_edge(md: &mut String, rows: &[CasinoRow]) {
             .agg
             .fresh_value()
             .filter(|e| e.se > 0.0)
-            .map(|e| (e.mean - fresh.ev.to_f64()) / e.se);
+            .map(|e| edge_z(e.mean, e.se, fresh.house_edge().to_f64()));
         zs.push(z);
         ps.push(z.map_or(1.0, |z| 2.0 * (1.0 - Normal::standard().cdf(z.abs()))));
     }
@@ -302,7 +308,7 @@ fn bankroll(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
             r.rules.bankroll(),
             r.rules.bet(),
             r.rules.target().map_or("none".into(), |t| t.to_string()),
-            length_cells(&a.hands, 1),
+            length_cells(Some(&a.hands), 1),
             pct(a.ended(SessionEnd::Ruin), a.sessions),
             pct(a.ended(SessionEnd::Target), a.sessions),
             pct(a.ended(SessionEnd::HandsLimit), a.sessions),
@@ -328,7 +334,11 @@ fn bankroll(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
             unit: "hands".into(),
             series: rows
                 .iter()
-                .map(|r| (r.name.clone(), r.agg.hands.survival()))
+                .map(|r| Curve {
+                    name: r.name.clone(),
+                    steps: r.agg.hands.survival(),
+                    plateau: None,
+                })
                 .collect(),
         },
         "Survival curves P(session > n hands) of all variants, log y-axis",
@@ -435,4 +445,18 @@ fn by_decks(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
         "Probability of reaching the target (e.g. doubling) before ruin, against the number of decks",
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edge_z;
+
+    #[test]
+    fn z_is_simulated_minus_exact_edge() {
+        // The player loses 3 % a hand where the exact edge is 2.88 %: the simulated edge is
+        // higher, z positive.
+        let z = edge_z(-0.03, 0.0006, 0.0288);
+        assert!((z - 2.0).abs() < 1e-9, "{z}");
+        assert!(edge_z(-0.0276, 0.0006, 0.0288) < 0.0);
+    }
 }

@@ -12,6 +12,7 @@ mod casino;
 pub mod plots;
 pub mod published;
 pub mod stats;
+pub mod survival;
 pub mod words;
 
 use std::fmt::Write as _;
@@ -22,11 +23,15 @@ use serde::Deserialize;
 use warlab_engine::EndReason;
 use warlab_experiment::{Experiment, check_name};
 use warlab_folders::{FolderLock, refused, replace_dir};
+use warlab_runner::aggregate::Lengths;
 use warlab_runner::summary::{t975, wilson};
 use warlab_runner::{Aggregate, Hist, mean_estimate};
 
-use crate::plots::{AxisMeans, Boxes, IntervalSeries, LengthHist, Lines, Survival, TwoHists, save};
-use crate::stats::{compare, holm, power_law};
+use crate::plots::{
+    AxisMeans, Boxes, Curve, IntervalSeries, LengthHist, Lines, Survival, TwoHists, save,
+};
+use crate::stats::{compare, compare_shares, holm, local_slopes, power_law};
+use crate::survival::{KaplanMeier, horizon};
 
 /// How the report is drawn.
 #[derive(Clone, Debug, Default)]
@@ -89,7 +94,36 @@ pub struct Row {
     pub settings: Vec<(String, String)>,
     pub players: usize,
     pub cards: usize,
+    /// The variant plays one fixed deal: a single game, not a sample of its deck.
+    pub fixed_deal: bool,
     pub agg: Aggregate,
+    /// The ended games' counts and the capped games' stopping points, from `agg`; `None` for
+    /// data of an older warlab that had loops or caps and did not keep them apart.
+    pub lengths: Option<Lengths>,
+}
+
+impl Row {
+    fn loops(&self) -> u64 {
+        self.agg.ended(EndReason::Cycle)
+    }
+
+    fn capped(&self) -> u64 {
+        self.agg.ended(EndReason::Capped)
+    }
+
+    fn lengths(&self) -> Option<&Lengths> {
+        self.lengths.as_ref()
+    }
+
+    /// `P(length > n)`: loops never end, capped games are censored at the cap.
+    fn survival(&self) -> Option<KaplanMeier> {
+        let l = self.lengths()?;
+        Some(KaplanMeier::new(
+            &l.ended_battles,
+            &l.capped_battles,
+            self.loops(),
+        ))
+    }
 }
 
 /// Reads the locked data folder, writes `reports_root/<experiment>/`; returns that folder.
@@ -143,6 +177,8 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
                 settings: v.map(|v| v.settings.clone()).unwrap_or_default(),
                 players: v.map_or(2, |v| v.rules.players()),
                 cards: v.map_or(0, |v| v.rules.cards_in_play()),
+                fixed_deal: v.is_some_and(|v| v.deal.is_some()),
+                lengths: a.aggregate.lengths(),
                 agg: a.aggregate,
             }
         })
@@ -301,11 +337,14 @@ fn figure(md: &mut String, stem: &str, caption: &str) {
     );
 }
 
-/// The table cells `mean (95 % CI) | sd | median | p90 | p99 | max` of a length histogram,
-/// the mean and its CI with `digits` decimals.
-fn length_cells(h: &Hist, digits: usize) -> String {
-    let m = mean_estimate(h);
-    let q = |p: f64| h.quantile(p).map_or("–".into(), |v| v.to_string());
+/// The table cells `mean (95 % CI) | sd | median | p90 | p99 | max` of a length histogram
+/// (dashes for none), the mean and its CI with `digits` decimals.
+fn length_cells(h: Option<&Hist>, digits: usize) -> String {
+    let m = h.and_then(mean_estimate);
+    let q = |p: f64| {
+        h.and_then(|h| h.quantile(p))
+            .map_or("–".into(), |v| v.to_string())
+    };
     format!(
         "{} ({}) | {} | {} | {} | {} | {}",
         m.map_or("–".into(), |m| format!("{:.digits$}", m.mean)),
@@ -315,7 +354,7 @@ fn length_cells(h: &Hist, digits: usize) -> String {
         q(0.5),
         q(0.9),
         q(0.99),
-        h.max().map_or("–".into(), |v| v.to_string()),
+        h.and_then(Hist::max).map_or("–".into(), |v| v.to_string()),
     )
 }
 
@@ -345,6 +384,16 @@ fn pvalue(p: f64) -> String {
         format!("{p:.1e}")
     } else {
         format!("{p:.4}")
+    }
+}
+
+/// `= 0.0123` or `< 1e-300`, to follow a "p".
+fn p_is(p: f64) -> String {
+    let text = pvalue(p);
+    if text.starts_with('<') {
+        text
+    } else {
+        format!("= {text}")
     }
 }
 
@@ -393,11 +442,15 @@ fn write_report(
         }
     );
     md.push_str(
-        "Lengths are in battles (a war, however deep, is one battle). Every mean has its 95 % \
-         confidence interval (Student's t); shares have 95 % Wilson intervals, which give an \
-         upper bound when nothing was seen. Looping (cycle) and capped games are counted in \
-         every mean with the battles played up to the first repeated state or the cap, and \
-         their shares are shown: none is dropped.\n\n",
+        "Lengths are in battles (a war, however deep, is one battle). A looping game never ends \
+         and a capped game was stopped before it ended: neither has a length. Every mean, \
+         quantile, box, histogram, parity count and running mean below is over the games that \
+         **ended** (a winner or a draw), with the looping and capped shares beside it: never \
+         averaged in, never dropped. The survival curves count a looping game as never ending \
+         and a capped game as right-censored at the cap (Kaplan–Meier); where loops or caps \
+         exist, a restricted mean up to a stated horizon compares all games. Every mean has its \
+         95 % confidence interval (Student's t); shares have 95 % Wilson intervals, which give \
+         an upper bound when nothing was seen.\n\n",
     );
 
     md.push_str("## Variants\n\n| variant | rules | seed id |\n|---|---|---:|\n");
@@ -413,35 +466,9 @@ fn write_report(
     md.push('\n');
     published::section(&mut md, rows, published);
 
-    // Game length.
-    md.push_str("## Game length\n\n| variant | games | mean (95 % CI) | sd | median | p90 | p99 | max | wars/game | cards turned/game | looping or capped |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for r in rows {
-        let a = &r.agg;
-        let w = mean_estimate(&a.wars);
-        let c = mean_estimate(&a.cards);
-        let _ = writeln!(
-            md,
-            "| `{}` | {} | {} | {} | {} | {} |",
-            r.name,
-            a.games,
-            length_cells(&a.battles, 2),
-            w.map_or("–".into(), |w| format!(
-                "{:.2} ± {:.2}",
-                w.mean,
-                w.se.unwrap_or(0.0)
-            )),
-            c.map_or("–".into(), |c| format!(
-                "{:.1} ± {:.1}",
-                c.mean,
-                c.se.unwrap_or(0.0)
-            )),
-            pct(
-                a.ended(EndReason::Cycle) + a.ended(EndReason::Capped),
-                a.games
-            ),
-        );
-    }
-    md.push_str("\n(± is one standard error.)\n\n");
+    lengths_table(&mut md, rows);
+    let all: Vec<&Row> = rows.iter().collect();
+    let note = unended_note(&all);
 
     // Figures of length.
     let survival = Survival {
@@ -449,7 +476,23 @@ fn write_report(
         unit: "battles".into(),
         series: rows
             .iter()
-            .map(|r| (r.name.clone(), r.agg.battles.survival()))
+            .filter_map(|r| {
+                let km = r.survival()?;
+                let loops = r.loops();
+                Some(Curve {
+                    name: if loops > 0 {
+                        format!(
+                            "{} (loops {:.1} %)",
+                            r.name,
+                            100.0 * loops as f64 / r.agg.games as f64
+                        )
+                    } else {
+                        r.name.clone()
+                    },
+                    steps: km.steps.iter().map(|s| (s.n, s.survival)).collect(),
+                    plateau: (loops > 0).then(|| km.plateau()),
+                })
+            })
             .collect(),
     };
     show(
@@ -457,20 +500,33 @@ fn write_report(
         dir,
         "survival",
         &survival,
-        "Survival curves P(length > n) of all variants, log y-axis: the tails compared",
+        "Kaplan–Meier survival curves P(length > n) of all variants, log y-axis: the tails \
+         compared. A looping game never ends, so a curve with loops stops falling and levels \
+         off (dashed) at the share of games that never end; a capped game is right-censored \
+         at the cap (counted as running up to it, and not after)",
     )?;
     if rows.len() >= 2 {
-        let boxes = box_rows(rows.iter().map(|r| (r.name.as_str(), &r.agg.battles)));
+        let lengths: Vec<(&str, &Lengths)> = rows
+            .iter()
+            .filter_map(|r| Some((r.name.as_str(), r.lengths()?)))
+            .collect();
+        let boxes = box_rows(lengths.iter().map(|(n, l)| (*n, &l.ended_battles)));
         show(
             &mut md,
             dir,
             "boxes",
             &Boxes {
-                title: format!("{}: game length by variant, sorted by median", m.experiment),
+                title: format!(
+                    "{}: length of ended games by variant, sorted by median",
+                    m.experiment
+                ),
                 unit: "battles".into(),
                 rows: boxes,
             },
-            "Length by variant, sorted by median (box 25–75 %, whiskers 5–95 %, bar median, dot mean)",
+            &format!(
+                "Length of the games that ended, by variant, sorted by median (box 25–75 %, \
+                 whiskers 5–95 %, bar median, dot mean).{note}"
+            ),
         )?;
     }
 
@@ -483,7 +539,10 @@ fn write_report(
 
     md.push_str("## Histograms\n\n");
     for r in rows {
-        let h = &r.agg.battles;
+        let Some(l) = r.lengths() else {
+            continue;
+        };
+        let h = &l.ended_battles;
         let Some(mean) = mean_estimate(h) else {
             continue;
         };
@@ -493,7 +552,7 @@ fn write_report(
             dir,
             &stem,
             &LengthHist {
-                title: format!("{}: {}", m.experiment, r.name),
+                title: format!("{}: {} (ended games)", m.experiment, r.name),
                 unit: "battles (a war counts as one)".into(),
                 values: h.iter().collect(),
                 mean: mean.mean,
@@ -501,8 +560,11 @@ fn write_report(
                 log_y: opts.log_hist,
             },
             &format!(
-                "`{}`: game length (up to the 99.9th percentile), mean and median marked",
-                r.name
+                "`{}`: length of the {} games that ended (up to the 99.9th percentile), mean \
+                 and median marked.{}",
+                r.name,
+                mean.n,
+                unended_note(&[r])
             ),
         )?;
     }
@@ -510,69 +572,202 @@ fn write_report(
     Ok(())
 }
 
-/// Sweep axes whose values are numbers: mean with CI against the axis, one line per
-/// combination of the other axes; a power law for deck-size axes.
+/// `12.34 %`.
+fn share_text(k: u64, n: u64) -> String {
+    format!("{:.2} %", 100.0 * k as f64 / n.max(1) as f64)
+}
+
+/// For captions: which variants had games that never ended, and how many (empty when none).
+fn unended_note(rows: &[&Row]) -> String {
+    let parts: Vec<String> = rows
+        .iter()
+        .filter(|r| r.loops() + r.capped() > 0)
+        .map(|r| {
+            let mut p = Vec::new();
+            if r.loops() > 0 {
+                p.push(format!("{} looping", share_text(r.loops(), r.agg.games)));
+            }
+            if r.capped() > 0 {
+                p.push(format!("{} capped", share_text(r.capped(), r.agg.games)));
+            }
+            format!("`{}` {}", r.name, p.join(", "))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Games that never ended are not in it: {}.",
+            parts.join("; ")
+        )
+    }
+}
+
+/// The length table: ended games' statistics, the looping and capped shares, and where
+/// loops or caps exist, the restricted mean of all games to one horizon.
+fn lengths_table(md: &mut String, rows: &[Row]) {
+    let censored = rows.iter().any(|r| r.loops() + r.capped() > 0);
+    let earliest_cap = rows
+        .iter()
+        .filter_map(|r| r.lengths()?.capped_battles.min())
+        .min();
+    let tau = if censored {
+        horizon(
+            rows.iter()
+                .filter_map(|r| r.lengths()?.ended_battles.quantile(0.99)),
+            earliest_cap,
+        )
+    } else {
+        None
+    };
+    md.push_str(
+        "## Game length\n\nOver the games that ended; looping and capped games are counted in \
+         their own columns.\n\n| variant | games | ended | mean (95 % CI) | sd | median | p90 | \
+         p99 | max | wars/game | cards turned/game | looping | capped |",
+    );
+    if let Some(t) = tau {
+        let _ = write!(md, " restricted mean to {t} (95 % CI) |");
+    }
+    md.push_str("\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    if tau.is_some() {
+        md.push_str("---:|");
+    }
+    md.push('\n');
+    let mut unknown = Vec::new();
+    for r in rows {
+        let a = &r.agg;
+        let l = r.lengths();
+        if l.is_none() {
+            unknown.push(r.name.as_str());
+        }
+        let w = l.as_ref().and_then(|l| mean_estimate(&l.ended_wars));
+        let c = l.as_ref().and_then(|l| mean_estimate(&l.ended_cards));
+        let _ = write!(
+            md,
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            r.name,
+            a.games,
+            l.as_ref().map_or("–".into(), |l| l.ended().to_string()),
+            length_cells(l.as_ref().map(|l| &l.ended_battles), 2),
+            w.map_or("–".into(), |w| format!(
+                "{:.2} ± {:.2}",
+                w.mean,
+                w.se.unwrap_or(0.0)
+            )),
+            c.map_or("–".into(), |c| format!(
+                "{:.1} ± {:.1}",
+                c.mean,
+                c.se.unwrap_or(0.0)
+            )),
+            pct(r.loops(), a.games),
+            pct(r.capped(), a.games),
+        );
+        if let Some(t) = tau {
+            let rm = r.survival().and_then(|km| km.restricted_mean(t));
+            let _ = write!(
+                md,
+                " {} |",
+                rm.map_or("–".into(), |rm| format!(
+                    "{:.2} ({})",
+                    rm.mean,
+                    fmt_ci(Some(rm.ci), 2)
+                ))
+            );
+        }
+        md.push('\n');
+    }
+    md.push_str("\n(± is one standard error.)");
+    if let Some(t) = tau {
+        let _ = write!(
+            md,
+            " The restricted mean is E[min(length, {t})], the expected battles played when a \
+             game is stopped at {t}, read off the Kaplan–Meier curve (a looping game counts \
+             {t}; a capped game is censored at its cap), with Greenwood's standard error. It \
+             compares all the games of two variants, the ones that never end included; its \
+             horizon, the same for every variant, is the largest 99th percentile of ended \
+             lengths rounded up{}.",
+            if earliest_cap.is_some_and(|c| c <= t) {
+                ", held at the earliest cap"
+            } else {
+                ""
+            }
+        );
+    }
+    if !unknown.is_empty() {
+        let _ = write!(
+            md,
+            " Written by an older warlab that did not keep looping or capped games apart: {}; \
+             their lengths cannot be separated (run the experiment again).",
+            unknown
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    md.push_str("\n\n");
+}
+
+/// Sweep axes whose values are numbers: the mean length of the ended games with its CI against
+/// the axis, one line per combination of the other settings. Deck-size axes are drawn against
+/// the cards in play, with the local log–log slope between neighbouring decks and, for a single
+/// line, a power law fitted as a description. A fixed deal is one game, not a sample of its
+/// deck: it is never a point of a line.
 fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
     let Some(first) = rows.iter().find(|r| !r.settings.is_empty()) else {
         return Ok(());
     };
     let axes: Vec<String> = first.settings.iter().map(|(k, _)| k.clone()).collect();
-    // Axes with one value are the same everywhere: they do not label lines.
-    let varying = |key: &str| {
-        let mut values: Vec<&str> = rows
-            .iter()
-            .filter_map(|r| {
-                r.settings
-                    .iter()
-                    .find(|(k, _)| k == key)
-                    .map(|(_, v)| v.as_str())
-            })
-            .collect();
-        values.sort_unstable();
-        values.dedup();
-        values.len() > 1
-    };
-    let label_of = |r: &Row, axis: &str| {
-        let others: Vec<String> = r
-            .settings
-            .iter()
-            .filter(|(k, _)| k != axis && varying(k))
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        if others.is_empty() {
-            "mean".to_string()
-        } else {
-            others.join(",")
-        }
-    };
     let mut header = false;
     for axis in &axes {
-        // Variants of the sweep with a numeric value on this axis.
+        // The variants with a number on this axis, and the ended games' mean of each.
+        let on_axis: Vec<(&Row, f64, warlab_runner::MeanEstimate)> = rows
+            .iter()
+            .filter(|r| !r.fixed_deal)
+            .filter_map(|r| {
+                let (_, v) = r.settings.iter().find(|(k, _)| k == axis)?;
+                let x = v.parse::<f64>().ok()?;
+                let est = mean_estimate(&r.lengths()?.ended_battles)?;
+                Some((r, x, est))
+            })
+            .collect();
+        let value = |r: &Row, key: &str| {
+            r.settings
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        // Another setting labels the lines where these variants differ in it (or some lack it).
+        let label_of = |r: &Row| {
+            let others: Vec<String> = r
+                .settings
+                .iter()
+                .filter(|(k, _)| k != axis)
+                .filter(|(k, _)| {
+                    let v = value(r, k);
+                    on_axis.iter().any(|(o, _, _)| value(o, k) != v)
+                })
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            if others.is_empty() {
+                "mean".to_string()
+            } else {
+                others.join(",")
+            }
+        };
         // Per line: (x, mean, ci lo, ci hi, se, cards in play) of each variant.
         let mut series: Vec<(String, Vec<[f64; 6]>)> = Vec::new();
-        for r in rows {
-            let Some((_, v)) = r.settings.iter().find(|(k, _)| k == axis) else {
-                continue;
-            };
-            let Ok(x) = v.parse::<f64>() else {
-                continue;
-            };
-            let Some(est) = mean_estimate(&r.agg.battles) else {
-                continue;
-            };
+        for (r, x, est) in &on_axis {
             let (lo, hi) = est.ci.unwrap_or((est.mean, est.mean));
-            let label = label_of(r, axis);
-            let point = [x, est.mean, lo, hi, est.se.unwrap_or(0.0), r.cards as f64];
+            let label = label_of(r);
+            let point = [*x, est.mean, lo, hi, est.se.unwrap_or(0.0), r.cards as f64];
             match series.iter_mut().find(|s| s.0 == label) {
                 Some(s) => s.1.push(point),
                 None => series.push((label, vec![point])),
             }
         }
         let distinct = {
-            let mut xs: Vec<f64> = series
-                .iter()
-                .flat_map(|s| s.1.iter().map(|p| p[0]))
-                .collect();
+            let mut xs: Vec<f64> = on_axis.iter().map(|p| p.1).collect();
             xs.sort_by(f64::total_cmp);
             xs.dedup();
             xs.len()
@@ -584,6 +779,8 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
             md.push_str("## Length against a numeric setting\n\n");
             header = true;
         }
+        let on_rows: Vec<&Row> = on_axis.iter().map(|p| p.0).collect();
+        let note = unended_note(&on_rows);
         let deck_axis = matches!(axis.as_str(), "ranks" | "suits" | "decks");
         let stem = format!("axis-{}", slug(axis));
         // Deck-size axes are plotted against the number of cards in play, n.
@@ -597,42 +794,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 )
             })
             .collect();
-        if deck_axis {
-            let fit_pts: Vec<(f64, f64, f64)> = series
-                .iter()
-                .flat_map(|(_, p)| p.iter().map(|q| (q[5], q[1], q[4])))
-                .collect();
-            let fit = if series.len() == 1 {
-                power_law(&fit_pts)
-            } else {
-                None
-            };
-            show(
-                md,
-                dir,
-                &stem,
-                &AxisMeans {
-                    title: format!("{}: mean length against cards in play", m.experiment),
-                    axis: "cards in play, n".into(),
-                    y_desc: "mean battles, 95 % CI".into(),
-                    series: plain,
-                    fit,
-                    log_log: true,
-                },
-                &format!(
-                    "Mean length (95 % CI) against the number of cards in play as `{axis}` varies, log–log"
-                ),
-            )?;
-            if let Some(f) = fit {
-                let _ = writeln!(
-                    md,
-                    "Power law fitted by weighted least squares of ln(mean) on ln(n) over {} decks: \
-                     **length ∝ n^{:.3}**, 95 % CI {:.3}–{:.3} (SE {:.3}; scale {:.4}). The SE is \
-                     widened by the reduced χ² when the points scatter more than their errors.\n",
-                    f.points, f.exponent, f.exponent_ci.0, f.exponent_ci.1, f.exponent_se, f.scale
-                );
-            }
-        } else {
+        if !deck_axis {
             show(
                 md,
                 dir,
@@ -640,82 +802,278 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 &AxisMeans {
                     title: format!("{}: mean length against {axis}", m.experiment),
                     axis: axis.clone(),
-                    y_desc: "mean battles, 95 % CI".into(),
+                    y_desc: "mean battles of ended games, 95 % CI".into(),
                     series: plain,
                     fit: None,
                     log_log: false,
                 },
-                &format!("Mean length (95 % CI) against `{axis}` (numeric values only)"),
+                &format!(
+                    "Mean length of the games that ended (95 % CI) against `{axis}` (numeric \
+                     values only).{note}"
+                ),
             )?;
+            continue;
         }
+        let points = |p: &[[f64; 6]]| -> Vec<(f64, f64, f64)> {
+            p.iter().map(|q| (q[5], q[1], q[4])).collect()
+        };
+        let fit = if series.len() == 1 {
+            power_law(&points(&series[0].1))
+        } else {
+            None
+        };
+        show(
+            md,
+            dir,
+            &stem,
+            &AxisMeans {
+                title: format!("{}: mean length against cards in play", m.experiment),
+                axis: "cards in play, n".into(),
+                y_desc: "mean battles of ended games, 95 % CI".into(),
+                series: plain,
+                fit,
+                log_log: true,
+            },
+            &format!(
+                "Mean length of the games that ended (95 % CI) against the number of cards in \
+                 play as `{axis}` varies, log–log.{note}"
+            ),
+        )?;
+        if let Some(f) = fit {
+            let _ = writeln!(
+                md,
+                "Power law fitted by weighted least squares of ln(mean) on ln(n) over {} decks: \
+                 **length ∝ n^{:.3}**, 95 % CI {:.3}–{:.3} (SE {:.3}; scale {:.4}), χ² = {:.1} \
+                 on {} degrees of freedom (p {}). {}\n",
+                f.points,
+                f.exponent,
+                f.exponent_ci.0,
+                f.exponent_ci.1,
+                f.exponent_se,
+                f.scale,
+                f.chi2,
+                f.points - 2,
+                p_is(f.fit_p),
+                fit_words(&f)
+            );
+        }
+        // The local exponent between neighbouring decks, line by line.
+        let slopes: Vec<(String, Vec<stats::LocalSlope>)> = series
+            .iter()
+            .map(|(l, p)| (l.clone(), local_slopes(&points(p))))
+            .filter(|(_, s)| !s.is_empty())
+            .collect();
+        if slopes.is_empty() {
+            continue;
+        }
+        show(
+            md,
+            dir,
+            &format!("slopes-{}", slug(axis)),
+            &AxisMeans {
+                title: format!(
+                    "{}: local exponent between neighbouring decks",
+                    m.experiment
+                ),
+                axis: "cards in play, n (geometric middle of each pair)".into(),
+                y_desc: "Δ ln(mean) / Δ ln(n), 95 % CI".into(),
+                series: slopes
+                    .iter()
+                    .map(|(l, s)| {
+                        (
+                            l.clone(),
+                            s.iter()
+                                .map(|s| ((s.from * s.to).sqrt(), s.slope, s.ci.0, s.ci.1))
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+                fit: None,
+                log_log: false,
+            },
+            &format!(
+                "The local exponent: the log–log slope of the mean length of ended games \
+                 between each deck and the next as `{axis}` varies (95 % CI, delta method). A \
+                 power law n^a would give one flat line at a."
+            ),
+        )?;
+        md.push_str("| line | cards in play | local exponent (95 % CI) |\n|---|---:|---:|\n");
+        for (l, s) in &slopes {
+            for s in s {
+                let _ = writeln!(
+                    md,
+                    "| {l} | {} → {} | {:.3} ({}) |",
+                    s.from,
+                    s.to,
+                    s.slope,
+                    fmt_ci(Some(s.ci), 3)
+                );
+            }
+        }
+        md.push('\n');
     }
     Ok(())
 }
 
+/// What a power-law fit may be taken for, from the χ² of the points about it.
+fn fit_words(f: &stats::PowerLaw) -> &'static str {
+    if f.fit_p < 0.01 {
+        "The points do not lie on one power law within their errors (the local exponents \
+         below drift): the exponent only describes this range of decks, its CI is that of the \
+         best line through them, not of an asymptotic exponent."
+    } else {
+        "The points are consistent with one power law over this range; the fit still \
+         describes these decks only, not larger ones."
+    }
+}
+
+/// Each variant against the baseline. Lengths are compared over the games that ended; where
+/// either side has games that never end, the shares of those are compared too. Every p-value
+/// of the section is one Holm family.
 fn comparisons(md: &mut String, rows: &[Row], baseline: usize) {
     if rows.len() < 2 {
         return;
     }
     let base = &rows[baseline];
-    let _ = writeln!(
-        md,
-        "## Comparison with the baseline `{}`\n\nEach variant against the baseline: difference \
-         of mean lengths (variant − baseline) with its 95 % CI (Welch), Welch's, Mann–Whitney U's \
-         and the two-sample Kolmogorov–Smirnov test's p-values, each Holm-adjusted over the {} \
-         comparisons, and two effect sizes: Cohen's d and A = P(variant longer) + ½ P(tie). \
-         **Real** marks a Holm-adjusted Welch p below 1 %.\n",
-        base.name,
-        rows.len() - 1
-    );
+    // A fixed deal is one game, not a sample of a distribution: nothing to test.
+    let fixed: Vec<String> = rows
+        .iter()
+        .filter(|r| r.fixed_deal)
+        .map(|r| format!("`{}`", r.name))
+        .collect();
     let others: Vec<&Row> = rows
         .iter()
         .enumerate()
-        .filter(|(i, _)| *i != baseline)
+        .filter(|(i, r)| *i != baseline && !r.fixed_deal)
         .map(|(_, r)| r)
         .collect();
-    let comps: Vec<Option<stats::Comparison>> = others
+    if base.fixed_deal || others.is_empty() {
+        return;
+    }
+    let base_lengths = base.lengths();
+    let lengths: Vec<Option<stats::Comparison>> = others
         .iter()
-        .map(|r| compare(&r.agg.battles, &base.agg.battles))
+        .map(|r| {
+            let (x, y) = (r.lengths()?, base_lengths.as_ref()?);
+            compare(&x.ended_battles, &y.ended_battles)
+        })
         .collect();
-    let adj = |f: fn(&stats::Comparison) -> f64| {
-        let ps: Vec<f64> = comps.iter().map(|c| c.as_ref().map_or(1.0, f)).collect();
-        holm(&ps)
-    };
-    let (welch, mw, ks) = (
-        adj(|c| c.welch_p),
-        adj(|c| c.mann_whitney_p),
-        adj(|c| c.ks_p),
+    let unended = |r: &Row| r.loops() + r.capped();
+    let shares: Vec<Option<stats::ShareComparison>> = others
+        .iter()
+        .map(|r| {
+            (unended(r) + unended(base) > 0)
+                .then(|| compare_shares(unended(r), r.agg.games, unended(base), base.agg.games))?
+        })
+        .collect();
+    // One family: Welch, Mann–Whitney and KS of every comparison of lengths, and every
+    // comparison of shares.
+    let mut family = Vec::new();
+    for c in lengths.iter().flatten() {
+        family.extend([c.welch_p, c.mann_whitney_p, c.ks_p]);
+    }
+    family.extend(shares.iter().flatten().map(|s| s.p));
+    let adjusted = holm(&family);
+    let mut next = adjusted.iter().copied();
+    let length_p: Vec<Option<[f64; 3]>> = lengths
+        .iter()
+        .map(|c| {
+            c.map(|_| {
+                [
+                    next.next().unwrap_or(1.0),
+                    next.next().unwrap_or(1.0),
+                    next.next().unwrap_or(1.0),
+                ]
+            })
+        })
+        .collect();
+    let share_p: Vec<Option<f64>> = shares
+        .iter()
+        .map(|s| s.map(|_| next.next().unwrap_or(1.0)))
+        .collect();
+    let _ = writeln!(
+        md,
+        "## Comparison with the baseline `{}`\n\nEach variant against the baseline. **Lengths** \
+         are those of the games that ended: the difference of their means (variant − baseline) \
+         with its 95 % CI (Welch), Welch's, Mann–Whitney U's and the two-sample \
+         Kolmogorov–Smirnov test's p-values, and two effect sizes, Cohen's d and A = P(variant \
+         longer) + ½ P(tie). Where either side has games that never end (looping or capped), \
+         **their shares** are compared too: the difference with its 95 % CI (Newcombe's score \
+         interval) and the two-proportion z-test (Fisher's exact test where an expected count is \
+         below 5). All {} p-values of this section are \
+         Holm-adjusted as one family. **Real** marks an adjusted p below 1 % (Welch's for the \
+         lengths).{}\n",
+        base.name,
+        family.len(),
+        if fixed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " A fixed deal is one game, not a sample, and is not compared: {}.",
+                fixed.join(", ")
+            )
+        }
     );
-    md.push_str("| variant | difference (95 % CI) | Welch p (Holm) | Mann–Whitney p (Holm) | KS D | KS p (Holm) | Cohen's d | A | real at 1 % |\n|---|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
-    for (i, (r, c)) in others.iter().zip(&comps).enumerate() {
-        match c {
-            Some(c) => {
+    md.push_str("| variant | ended games | difference (95 % CI) | Welch p (Holm) | Mann–Whitney p (Holm) | KS D | KS p (Holm) | Cohen's d | A | real at 1 % |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
+    for ((r, c), p) in others.iter().zip(&lengths).zip(&length_p) {
+        let ended = r.lengths().map_or("–".into(), |l| l.ended().to_string());
+        match (c, p) {
+            (Some(c), Some([welch, mw, ks])) => {
                 let _ = writeln!(
                     md,
-                    "| `{}` | {:+.2} ({:+.2} to {:+.2}) | {} | {} | {:.4} | {} | {:+.3} | {:.3} | {} |",
+                    "| `{}` | {} | {:+.2} ({:+.2} to {:+.2}) | {} | {} | {:.4} | {} | {:+.3} | {:.3} | {} |",
                     r.name,
+                    ended,
                     c.diff,
                     c.diff_ci.0,
                     c.diff_ci.1,
-                    pvalue(welch[i]),
-                    pvalue(mw[i]),
+                    pvalue(*welch),
+                    pvalue(*mw),
                     c.ks_d,
-                    pvalue(ks[i]),
+                    pvalue(*ks),
                     c.cohen_d,
                     c.superiority,
-                    if welch[i] < 0.01 { "**real**" } else { "no" }
+                    if *welch < 0.01 { "**real**" } else { "no" }
                 );
             }
-            None => {
+            _ => {
                 let _ = writeln!(
                     md,
-                    "| `{}` | – (fewer than 2 games) | | | | | | | |",
+                    "| `{}` | {ended} | – (fewer than 2 ended games on a side) | | | | | | | |",
                     r.name
                 );
             }
         }
     }
     md.push('\n');
+    if shares.iter().all(Option::is_none) {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "Games that never ended (looping or capped), against the baseline's {} of {}:\n\n\
+         | variant | never ended | difference (95 % CI) | two-proportion p (Holm) | real at 1 % |\n\
+         |---|---:|---:|---:|:---:|",
+        share_text(unended(base), base.agg.games),
+        base.agg.games
+    );
+    for ((r, s), p) in others.iter().zip(&shares).zip(&share_p) {
+        let (Some(s), Some(p)) = (s, p) else {
+            continue;
+        };
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {:+.2} pp ({:+.2} to {:+.2}) | {} | {} |",
+            r.name,
+            pct(unended(r), r.agg.games),
+            100.0 * s.diff,
+            100.0 * s.diff_ci.0,
+            100.0 * s.diff_ci.1,
+            pvalue(*p),
+            if *p < 0.01 { "**real**" } else { "no" }
+        );
+    }
+    md.push_str("\n(pp: percentage points.)\n\n");
 }
 
 fn endings(md: &mut String, rows: &[Row]) {
@@ -804,14 +1162,14 @@ fn endings(md: &mut String, rows: &[Row]) {
 }
 
 fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
-    md.push_str("## Loops\n\nShare of games whose state repeats (deterministic rules only; random rules cannot loop and report 0). With no loop seen, the interval's upper end bounds how common loops can be.\n\n| variant | looping games | share (95 % CI) | distinct periods | median period | shortest | longest | mean start |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.push_str("## Loops\n\nShare of games whose state repeats (deterministic rules only; random rules cannot loop and report 0). With no loop seen, the interval's upper end bounds how common loops can be.\n\n| variant | looping games | share (95 % CI) | distinct periods | median period | shortest | longest | mean start | median start | latest start |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let a = &r.agg;
         let k = a.ended(EndReason::Cycle);
         let p = &a.cycle_periods;
         let _ = writeln!(
             md,
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.name,
             k,
             pct(k, a.games),
@@ -820,6 +1178,10 @@ fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()>
             p.min().map_or("–".into(), |v| v.to_string()),
             p.max().map_or("–".into(), |v| v.to_string()),
             mean_estimate(&a.cycle_starts).map_or("–".into(), |e| format!("{:.1}", e.mean)),
+            a.cycle_starts
+                .quantile(0.5)
+                .map_or("–".into(), |v| v.to_string()),
+            a.cycle_starts.max().map_or("–".into(), |v| v.to_string()),
         );
     }
     md.push('\n');
@@ -868,14 +1230,17 @@ fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()>
     Ok(())
 }
 
-/// Share of games with an even number of battles, and where it is far from ½, the
+/// Share of the ended games with an even number of battles, and where it is far from ½, the
 /// distribution of even against odd lengths.
 fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
-    md.push_str("## Even and odd game lengths\n\nShare of games that last an even number of battles. Where it differs from ½ beyond doubt (two-sided binomial test, p < 0.001), the lengths show an even/odd pattern and the figure splits the distribution by parity.\n\n| variant | even share (95 % CI) | pattern |\n|---|---:|:---:|\n");
+    md.push_str("## Even and odd game lengths\n\nShare of the games that ended that last an even number of battles. Where it differs from ½ beyond doubt (two-sided binomial test, p < 0.001), the lengths show an even/odd pattern and the figure splits the distribution by parity.\n\n| variant | ended games | even share (95 % CI) | pattern |\n|---|---:|---:|:---:|\n");
     let z = statrs::distribution::Normal::standard();
     let mut flagged = Vec::new();
     for r in rows {
-        let h = &r.agg.battles;
+        let Some(l) = r.lengths() else {
+            continue;
+        };
+        let h = &l.ended_battles;
         let n = h.count();
         let even: u64 = h.iter().filter(|(v, _)| v % 2 == 0).map(|(_, c)| c).sum();
         let p = if n == 0 {
@@ -891,15 +1256,19 @@ fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
         }
         let _ = writeln!(
             md,
-            "| `{}` | {} | {} |",
+            "| `{}` | {} | {} | {} |",
             r.name,
+            n,
             pct(even, n),
             if pattern { "**yes**" } else { "no" }
         );
     }
     md.push('\n');
     for r in flagged.iter().take(8) {
-        let h = &r.agg.battles;
+        let Some(l) = r.lengths() else {
+            continue;
+        };
+        let h = &l.ended_battles;
         let n = h.count() as f64;
         let cut = h.quantile(0.99).unwrap_or(0);
         let pts = |even: bool| -> Vec<(f64, f64)> {
@@ -916,7 +1285,7 @@ fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
             &Lines {
                 title: format!("{}: even against odd lengths", r.name),
                 x_desc: "battles".into(),
-                y_desc: "share of games".into(),
+                y_desc: "share of ended games".into(),
                 series: vec![
                     ("even lengths".into(), pts(true), Vec::new()),
                     ("odd lengths".into(), pts(false), Vec::new()),
@@ -924,27 +1293,38 @@ fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
                 y_range: None,
             },
             &format!(
-                "`{}`: P(length = n) for even and for odd n (to the 99th percentile)",
-                r.name
+                "`{}`: P(length = n) among the games that ended, for even and for odd n (to \
+                 the 99th percentile).{}",
+                r.name,
+                unended_note(&[r])
             ),
         )?;
     }
     Ok(())
 }
 
-/// Running mean (relative to the final mean) with its 95 % CI against games played.
+/// Running mean length of the ended games (relative to the final one) with its 95 % CI,
+/// against games played.
 fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
     let mut series = Vec::new();
     let mut table = String::from(
-        "| variant | games | final mean | CI half-width | relative |\n|---|---:|---:|---:|---:|\n",
+        "| variant | ended games | final mean | CI half-width | relative |\n|---|---:|---:|---:|---:|\n",
     );
     for r in rows {
-        let Some(fin) = mean_estimate(&r.agg.battles) else {
+        let Some(l) = r.lengths() else {
+            continue;
+        };
+        let Some(fin) = mean_estimate(&l.ended_battles) else {
             continue;
         };
         let (mut n, mut s, mut q) = (0f64, 0f64, 0f64);
-        let (mut line, mut band) = (Vec::new(), Vec::new());
-        for [bn, bs, bq] in r.agg.blocks.values() {
+        let (mut played, mut line, mut band) = (0u64, Vec::new(), Vec::new());
+        // Games played by the end of each block: every game of the blocks so far.
+        let mut all_blocks = r.agg.blocks.iter().peekable();
+        for (block, [bn, bs, bq]) in &l.ended_blocks {
+            while let Some((_, [g, _, _])) = all_blocks.next_if(|(b, _)| *b <= block) {
+                played += g;
+            }
             n += *bn as f64;
             s += *bs as f64;
             q += *bq as f64;
@@ -955,8 +1335,8 @@ fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Res
             let var = ((q - s * s / n) / (n - 1.0)).max(0.0);
             let half = t975(n as u64 - 1) * (var / n).sqrt();
             let rel = |x: f64| 100.0 * (x / fin.mean - 1.0);
-            line.push((n, rel(mean)));
-            band.push((n, rel(mean - half), rel(mean + half)));
+            line.push((played as f64, rel(mean)));
+            band.push((played as f64, rel(mean - half), rel(mean + half)));
         }
         if let Some((lo, hi)) = fin.ci {
             let _ = writeln!(
@@ -976,6 +1356,7 @@ fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Res
     }
     md.push_str("## Was the sample large enough?\n\n");
     if !series.is_empty() {
+        let all: Vec<&Row> = rows.iter().collect();
         show(
             md,
             dir,
@@ -987,7 +1368,12 @@ fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Res
                 series,
                 y_range: Some(-10.0..10.0),
             },
-            "Running mean of length, in % of the final mean, against games played (bands: 95 % CI, drawn for up to 6 variants); it settles as the sample grows",
+            &format!(
+                "Running mean length of the games that ended, in % of the final mean, against \
+                 games played (bands: 95 % CI, drawn for up to 6 variants); it settles as the \
+                 sample grows.{}",
+                unended_note(&all)
+            ),
         )?;
     }
     md.push_str(&table);

@@ -244,12 +244,21 @@ fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
         .map_err(err)
 }
 
+/// One survival curve: `(n, P(length > n))` at every length where it falls.
+pub struct Curve {
+    pub name: String,
+    pub steps: Vec<(u64, f64)>,
+    /// Where the curve stops falling because some games never end (loops): it is drawn on,
+    /// dashed, at this level to the right edge.
+    pub plateau: Option<f64>,
+}
+
 /// Overlaid survival curves `P(length > n)` on a log y-axis.
 pub struct Survival {
     pub title: String,
     /// What a game's length counts, e.g. "battles".
     pub unit: String,
-    pub series: Vec<(String, Vec<(u64, f64)>)>,
+    pub series: Vec<Curve>,
 }
 
 impl Plot for Survival {
@@ -257,23 +266,24 @@ impl Plot for Survival {
         let floor = self
             .series
             .iter()
-            .flat_map(|(_, s)| s.iter().map(|p| p.1).filter(|p| *p > 0.0))
+            .flat_map(|c| c.steps.iter().map(|p| p.1).filter(|p| *p > 0.0))
             .fold(1.0, f64::min)
             .max(1e-9)
             / 2.0;
         let xmax = self
             .series
             .iter()
-            .flat_map(|(_, s)| s.iter().filter(|p| p.1 > 0.0).map(|p| p.0))
+            .flat_map(|c| c.steps.iter().map(|p| p.0))
             .max()
             .unwrap_or(1) as f64
             * 1.02;
+        let xmax = xmax.max(1.0);
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(80)
-            .build_cartesian_2d(0.0..xmax.max(1.0), (floor..1.0).log_scale())
+            .build_cartesian_2d(0.0..xmax, (floor..1.0).log_scale())
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -283,19 +293,35 @@ impl Plot for Survival {
             .label_style((FONT, 14))
             .draw()
             .map_err(err)?;
-        for (i, (name, s)) in self.series.iter().enumerate() {
+        for (i, c) in self.series.iter().enumerate() {
             let col = color(i);
             // A step function: the share stays until the next length.
             let mut pts = vec![(0.0, 1.0)];
             let mut last = 1.0;
-            for &(n, p) in s {
+            for &(n, p) in &c.steps {
                 pts.push((n as f64, last));
                 if p > 0.0 {
                     pts.push((n as f64, p));
                 }
                 last = p;
             }
-            labelled_line(&mut chart, pts.into_iter().filter(|p| p.1 > 0.0), col, name)?;
+            let end = pts.last().map_or(0.0, |p| p.0);
+            labelled_line(
+                &mut chart,
+                pts.into_iter().filter(|p| p.1 > 0.0),
+                col,
+                &c.name,
+            )?;
+            if let Some(level) = c.plateau.filter(|p| *p > 0.0) {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(end, level), (xmax, level)],
+                        8,
+                        6,
+                        col.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+            }
         }
         if self.series.len() <= 16 {
             legend(&mut chart)?;

@@ -5,8 +5,11 @@
 //!
 //! - warlab's standard error (or, for quantiles, the distribution-free rank interval);
 //! - the source's own sampling error when it states its sample size (`games`), estimated from
-//!   warlab's distribution, since sources rarely give theirs;
+//!   warlab's distribution, since sources rarely give theirs; not for a range the source gives
+//!   over several runs, which holds that noise already (adding it would count it twice);
 //! - the rounding of the published value (half a unit of its last digit), or its range.
+//!
+//! Length statistics are over the games that ended: a looping or capped game has no length.
 //!
 //! A figure **agrees** when the distance between the two is at most 2.58 combined standard
 //! errors (99 %) plus the rounding. Exact quantities (Casino War edges, the sweep
@@ -86,6 +89,12 @@ fn verdict(rows: &[Row], p: &Published) -> Result<Verdict, String> {
     })
 }
 
+fn old_data(name: &str) -> String {
+    format!(
+        "`{name}` was run by an older warlab that did not keep its looping or capped games apart; run the experiment again"
+    )
+}
+
 fn row<'a>(rows: &'a [Row], name: &str) -> Result<&'a Row, String> {
     rows.iter()
         .find(|r| r.name == name)
@@ -121,8 +130,9 @@ fn ours(rows: &[Row], p: &Published) -> Result<Ours, String> {
                 .iter()
                 .map(|name| {
                     let r = row(rows, name)?;
-                    let m = mean_estimate(&r.agg.battles)
-                        .ok_or_else(|| format!("`{name}` has no games"))?;
+                    let l = r.lengths().ok_or_else(|| old_data(&r.name))?;
+                    let m = mean_estimate(&l.ended_battles)
+                        .ok_or_else(|| format!("`{name}` has no game that ended"))?;
                     Ok((r.cards as f64, m.mean, m.se.unwrap_or(0.0)))
                 })
                 .collect::<Result<_, String>>()?;
@@ -133,10 +143,23 @@ fn ours(rows: &[Row], p: &Published) -> Result<Ours, String> {
                 their_se: None,
                 exact: false,
                 how: format!(
-                    "weighted least squares of ln(mean battles) on ln(cards in play) over {} decks ({}–{} cards)",
+                    "weighted least squares of ln(mean battles of ended games) on ln(cards in \
+                     play) over {} decks ({}–{} cards); χ² = {:.1} on {} degrees of freedom \
+                     (p {}): {} The local exponents between neighbouring decks, with their \
+                     CIs, are under \"Length against a numeric setting\"",
                     fit.points,
                     pts.iter().map(|p| p.0 as u64).min().unwrap_or(0),
                     pts.iter().map(|p| p.0 as u64).max().unwrap_or(0),
+                    fit.chi2,
+                    fit.points - 2,
+                    crate::p_is(fit.fit_p),
+                    if fit.fit_p < 0.01 {
+                        "the decks do not lie on one power law, so this exponent and its SE \
+                         describe the best line through them, not an asymptotic exponent."
+                    } else {
+                        "consistent with one power law over these decks (a description of \
+                         them, not of larger ones)."
+                    }
                 ),
             })
         }
@@ -206,9 +229,11 @@ fn ours(rows: &[Row], p: &Published) -> Result<Ours, String> {
 /// A length statistic of a variant: from the exact histogram of battles, or of cards turned
 /// (plays = cards turned / players), optionally without games longer than `cap`.
 fn length(r: &Row, unit: LengthUnit, measure: Measure, p: &Published) -> Result<Ours, String> {
+    let lengths = r.lengths().ok_or_else(|| old_data(&r.name))?;
+    // Only the games that ended have a length; the others are said, not averaged.
     let (hist, scale, unit_name) = match unit {
-        LengthUnit::Battles => (&r.agg.battles, 1.0, "battles"),
-        LengthUnit::Plays => (&r.agg.cards, 1.0 / r.players.max(1) as f64, "plays"),
+        LengthUnit::Battles => (&lengths.ended_battles, 1.0, "battles"),
+        LengthUnit::Plays => (&lengths.ended_cards, 1.0 / r.players.max(1) as f64, "plays"),
     };
     let mut kept = Hist::default();
     let mut dropped = 0;
@@ -221,24 +246,33 @@ fn length(r: &Row, unit: LengthUnit, measure: Measure, p: &Published) -> Result<
     }
     let n = kept.count();
     if n < 2 {
-        return Err(format!("`{}` has too few games", r.name));
+        return Err(format!("`{}` has too few games that ended", r.name));
     }
-    let capped = match p.cap {
+    let mut capped = match p.cap {
         Some(cap) => format!(
-            "; {dropped} of {} games longer than {cap} {unit_name} left out, as the source did",
+            "; {dropped} of {} ended games longer than {cap} {unit_name} left out, as the source did",
             n + dropped
         ),
         None => String::new(),
     };
+    let unended = r.agg.games - lengths.ended();
+    if unended > 0 {
+        let _ = write!(
+            capped,
+            "; {unended} looping or capped games never ended and have no length"
+        );
+    }
+    // A range the source gives over several runs already holds its sampling noise.
+    let their_games = if p.range.is_some() { None } else { p.games };
     let m = mean_estimate(&kept).expect("n ≥ 2");
     let sd = m.sd.unwrap_or(0.0);
     match measure {
         Measure::Mean => Ok(Ours {
             value: m.mean * scale,
             se: m.se.unwrap_or(0.0) * scale,
-            their_se: p.games.map(|g| sd * scale / (g as f64).sqrt()),
+            their_se: their_games.map(|g| sd * scale / (g as f64).sqrt()),
             exact: false,
-            how: format!("mean {unit_name} of {n} games{capped}"),
+            how: format!("mean {unit_name} of {n} games that ended{capped}"),
         }),
         Measure::Sd => {
             // SE of s: sqrt((m4 − s⁴) / n) / (2s), m4 the fourth central moment.
@@ -251,9 +285,9 @@ fn length(r: &Row, unit: LengthUnit, measure: Measure, p: &Published) -> Result<
             Ok(Ours {
                 value: sd * scale,
                 se: se_for(n as f64) * scale,
-                their_se: p.games.map(|g| se_for(g as f64) * scale),
+                their_se: their_games.map(|g| se_for(g as f64) * scale),
                 exact: false,
-                how: format!("standard deviation of {unit_name} over {n} games{capped}"),
+                how: format!("standard deviation of {unit_name} over {n} games that ended{capped}"),
             })
         }
         Measure::Quantile(q) => {
@@ -267,10 +301,10 @@ fn length(r: &Row, unit: LengthUnit, measure: Measure, p: &Published) -> Result<
             Ok(Ours {
                 value: at(q),
                 se: band(n as f64),
-                their_se: p.games.map(|g| band(g as f64)),
+                their_se: their_games.map(|g| band(g as f64)),
                 exact: false,
                 how: format!(
-                    "nearest-rank {}th percentile of {unit_name} over {n} games{capped}",
+                    "nearest-rank {}th percentile of {unit_name} over {n} games that ended{capped}",
                     (q * 100.0).round()
                 ),
             })
@@ -359,7 +393,8 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
          Each figure from the literature beside warlab's value of the same statistic under the \
          source's rules. *± SE* is warlab's standard error; *theirs* is the source's own \
          sampling error, estimated from warlab's distribution and the source's sample size \
-         when it states one. A figure **agrees** when the difference is at most 2.58 combined \
+         when it states one; a range the source gives over several runs already holds that \
+         noise, so nothing is added to it. A figure **agrees** when the difference is at most 2.58 combined \
          standard errors (99 %) plus the published rounding; exact quantities must be equal \
          up to that rounding. Where a figure does not agree, the note says why.\n\n\
          | # | source | figure | variant | published | warlab | ± SE (theirs) | difference / tolerance | agrees |\n\
@@ -369,6 +404,7 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
     for (i, (p, v)) in published.iter().zip(&verdicts).enumerate() {
         let published_text = match (p.value, p.range) {
             (Some(x), _) => fmt_value(x),
+            (None, Some((lo, hi))) if hi.is_infinite() => format!("≥ {}", fmt_value(lo)),
             (None, Some((lo, hi))) => format!("{}–{}", fmt_value(lo), fmt_value(hi)),
             _ => "–".into(),
         };
@@ -411,6 +447,9 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
                             v.ours.se,
                             match (v.ours.their_se, p.statistic) {
                                 (Some(t), _) => format!(" ({t:.3})"),
+                                (None, Statistic::Length { .. }) if p.range.is_some() => {
+                                    " (in their range)".into()
+                                }
                                 (None, Statistic::Length { .. }) => " (n not stated)".into(),
                                 (None, _) => String::new(),
                             }
@@ -444,7 +483,95 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
 
 #[cfg(test)]
 mod tests {
-    use super::p_sweep;
+    use super::*;
+    use warlab_engine::{Cycle, EndReason, GameRecord};
+    use warlab_runner::Aggregate;
+
+    /// Ended games of 10, 20, …, 100 battles and 5 loops of 10,000 recorded battles.
+    fn looping_row() -> Row {
+        let mut agg = Aggregate::default();
+        let mut add = |g: u64, battles: u64, end: EndReason| {
+            agg.add(
+                g,
+                &GameRecord {
+                    battles,
+                    wars: 0,
+                    deepest_war: 0,
+                    cards_turned: 2 * battles,
+                    lead_changes: 0,
+                    winner: end.finished().then_some(1),
+                    end,
+                    cycle: (end == EndReason::Cycle).then_some(Cycle {
+                        start: 0,
+                        period: battles,
+                    }),
+                },
+            )
+        };
+        for g in 0..10 {
+            add(g, 10 * (g + 1), EndReason::AllCards);
+        }
+        for g in 10..15 {
+            add(g, 10_000, EndReason::Cycle);
+        }
+        Row {
+            name: "v".into(),
+            rules: Vec::new(),
+            settings: Vec::new(),
+            players: 2,
+            cards: 52,
+            fixed_deal: false,
+            lengths: agg.lengths(),
+            agg,
+        }
+    }
+
+    fn mean_of(value: Option<f64>, range: Option<(f64, f64)>, games: Option<u64>) -> Published {
+        Published {
+            source: "s".into(),
+            figure: "f".into(),
+            statistic: Statistic::parse("battles_mean").unwrap(),
+            statistic_name: "battles_mean".into(),
+            variant: Some("v".into()),
+            variants: Vec::new(),
+            value,
+            range,
+            decimals: 0,
+            exact: false,
+            games,
+            cap: None,
+            casino: Vec::new(),
+            deck: (13, 4),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn lengths_are_of_ended_games_and_a_range_adds_no_sampling_error_of_theirs() {
+        let rows = [looping_row()];
+        // The mean of the ten ended games (55), not of all 15 (3,370).
+        let v = verdict(&rows, &mean_of(Some(55.0), None, Some(100))).unwrap();
+        assert_eq!(v.ours.value, 55.0);
+        // Sample variance of 10, 20, …, 100: 100 × 55/6.
+        let sd = (5_500.0f64 / 6.0).sqrt();
+        assert!((v.ours.se - sd / 10f64.sqrt()).abs() < 1e-9, "{:?}", v.ours);
+        assert!(
+            v.ours.how.contains("5 looping or capped games"),
+            "{}",
+            v.ours.how
+        );
+        // Their sampling error for a single published value of 100 games...
+        assert!((v.ours.their_se.unwrap() - sd / 10.0).abs() < 1e-9);
+        // ...but none for a range over runs: it holds that noise already.
+        let v = verdict(&rows, &mean_of(None, Some((50.0, 56.0)), Some(100))).unwrap();
+        assert_eq!(v.ours.their_se, None);
+        assert_eq!(v.distance, 0.0);
+        let v = verdict(&rows, &mean_of(None, Some((60.0, 70.0)), Some(100))).unwrap();
+        assert!((v.tolerance - Z_AGREE * sd / 10f64.sqrt()).abs() < 1e-9);
+        // A lower bound: anything above it agrees.
+        let v = verdict(&rows, &mean_of(None, Some((40.0, f64::INFINITY)), None)).unwrap();
+        assert!(v.agrees && v.distance == 0.0);
+    }
 
     /// Every distinct order of a small deck, dealt alternately: does seat 0 win every pair?
     fn brute_force(ranks: usize, suits: usize) -> f64 {

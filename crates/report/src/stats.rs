@@ -5,10 +5,14 @@
 //!   superiority `A = P(X > Y) + P(X = Y)/2`;
 //! - two-sample Kolmogorov–Smirnov (asymptotic p-value);
 //! - Cohen's d with the pooled standard deviation;
+//! - two shares: the difference with Newcombe's hybrid score interval and the pooled
+//!   two-proportion z-test;
 //! - Holm's step-down adjustment of a family of p-values;
-//! - a weighted least-squares power law `y ∝ xᵃ` on log–log axes.
+//! - a weighted least-squares power law `y ∝ xᵃ` on log–log axes, with the χ² of the points
+//!   about it, and the local slopes between neighbouring points.
 
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
+use warlab_runner::summary::{wilson, z975};
 use warlab_runner::{Hist, mean_estimate, t975_f};
 
 /// One variant against the baseline.
@@ -152,6 +156,69 @@ fn kolmogorov_q(lambda: f64) -> f64 {
     (2.0 * sum).clamp(0.0, 1.0)
 }
 
+/// Two shares `k1/n1` (the variant) and `k2/n2` (the baseline) compared.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShareComparison {
+    /// `k1/n1 − k2/n2`.
+    pub diff: f64,
+    /// 95 % interval of the difference: Newcombe's hybrid score interval (his method 10),
+    /// built from the two Wilson intervals, so it stays inside [−1, 1] and is meaningful when
+    /// a share is 0 or 1.
+    pub diff_ci: (f64, f64),
+    /// Two-sided p-value: the pooled two-proportion z-test, or Fisher's exact test where an
+    /// expected count is below 5 and the normal approximation does not hold (1 when both
+    /// shares are 0 or both are 1).
+    pub p: f64,
+}
+
+pub fn compare_shares(k1: u64, n1: u64, k2: u64, n2: u64) -> Option<ShareComparison> {
+    let ((l1, u1), (l2, u2)) = (wilson(k1, n1)?, wilson(k2, n2)?);
+    let (p1, p2) = (k1 as f64 / n1 as f64, k2 as f64 / n2 as f64);
+    let diff = p1 - p2;
+    let lo = diff - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt();
+    let hi = diff + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt();
+    let pooled = (k1 + k2) as f64 / (n1 + n2) as f64;
+    let se = (pooled * (1.0 - pooled) * (1.0 / n1 as f64 + 1.0 / n2 as f64)).sqrt();
+    let smallest_expected = [n1, n2]
+        .iter()
+        .map(|&n| n as f64 * pooled.min(1.0 - pooled))
+        .fold(f64::INFINITY, f64::min);
+    let p = if se == 0.0 {
+        1.0
+    } else if smallest_expected < 5.0 {
+        fisher_exact(k1, n1, k2, n2)
+    } else {
+        (2.0 * Normal::standard().sf((diff / se).abs())).min(1.0)
+    };
+    Some(ShareComparison {
+        diff,
+        diff_ci: (lo, hi),
+        p,
+    })
+}
+
+/// Two-sided Fisher's exact test of `k1/n1` against `k2/n2`: the probability, given the
+/// margins, of every table at most as likely as the one seen (with a relative tolerance of
+/// 10⁻⁷ for ties, as R's `fisher.test`).
+pub fn fisher_exact(k1: u64, n1: u64, k2: u64, n2: u64) -> f64 {
+    use statrs::function::gamma::ln_gamma;
+    let ln_choose = |n: u64, k: u64| {
+        ln_gamma(n as f64 + 1.0) - ln_gamma(k as f64 + 1.0) - ln_gamma((n - k) as f64 + 1.0)
+    };
+    let (k, n) = (k1 + k2, n1 + n2);
+    let ln_total = ln_choose(n, k);
+    // P(the first group holds x of the k successes): hypergeometric.
+    let ln_p = |x: u64| ln_choose(n1, x) + ln_choose(n2, k - x) - ln_total;
+    let seen = ln_p(k1);
+    let (lo, hi) = (k.saturating_sub(n2), k.min(n1));
+    let p: f64 = (lo..=hi)
+        .map(ln_p)
+        .filter(|l| *l <= seen + 1e-7_f64.ln_1p())
+        .map(f64::exp)
+        .sum();
+    p.min(1.0)
+}
+
 /// Holm's step-down adjusted p-values, in the input order.
 pub fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
@@ -174,6 +241,11 @@ pub struct PowerLaw {
     pub exponent_ci: (f64, f64),
     pub scale: f64,
     pub points: usize,
+    /// χ² of the points about the line (in units of their errors), on `points − 2` degrees
+    /// of freedom, and its upper-tail p-value: a small p says the points do not lie on any
+    /// single power law within their errors, so the fit only describes them.
+    pub chi2: f64,
+    pub fit_p: f64,
 }
 
 /// Fits `(x, y, se of y)` points; the weight of a point is `1 / var(ln y) = (y / se)²`. The
@@ -200,13 +272,61 @@ pub fn power_law(points: &[(f64, f64, f64)]) -> Option<PowerLaw> {
     let reduced = chi2 / (k - 2) as f64;
     let se = (1.0 / sxx).sqrt() * reduced.max(1.0).sqrt();
     let t = t975_f((k - 2) as f64);
+    let fit_p = ChiSquared::new((k - 2) as f64).map_or(f64::NAN, |c| c.sf(chi2));
     Some(PowerLaw {
         exponent: a,
         exponent_se: se,
         exponent_ci: (a - t * se, a + t * se),
         scale: b.exp(),
         points: k,
+        chi2,
+        fit_p,
     })
+}
+
+/// The log–log slope between two neighbouring points: `(x from, x to, slope, 95 % CI)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LocalSlope {
+    pub from: f64,
+    pub to: f64,
+    pub slope: f64,
+    pub ci: (f64, f64),
+}
+
+/// The slope `Δ ln y / Δ ln x` between each point and the next (in increasing x; points at
+/// the same x pooled) of `(x, y, se of y)` points, with a 95 % interval from the delta method: the two means are
+/// independent samples, so `var(ln y) ≈ (se / y)²` adds. A local exponent that drifts beyond
+/// these intervals is what a single power-law fit cannot show.
+pub fn local_slopes(points: &[(f64, f64, f64)]) -> Vec<LocalSlope> {
+    let mut sorted: Vec<(f64, f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|(x, y, se)| *x > 0.0 && *y > 0.0 && *se > 0.0 && se.is_finite())
+        .collect();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Points at the same x (decks with the same cards in play) estimate the same mean:
+    // pooled by inverse-variance weights.
+    let mut pts: Vec<(f64, f64, f64)> = Vec::new();
+    for group in sorted.chunk_by(|a, b| a.0 == b.0) {
+        let w: f64 = group.iter().map(|p| p.2.powi(-2)).sum();
+        let y = group.iter().map(|p| p.1 * p.2.powi(-2)).sum::<f64>() / w;
+        pts.push((group[0].0, y, w.sqrt().recip()));
+    }
+    let z = z975();
+    pts.windows(2)
+        .map(|w| {
+            let ((x0, y0, s0), (x1, y1, s1)) = (w[0], w[1]);
+            let dx = (x1 / x0).ln();
+            let slope = (y1 / y0).ln() / dx;
+            let se = ((s0 / y0).powi(2) + (s1 / y1).powi(2)).sqrt() / dx;
+            LocalSlope {
+                from: x0,
+                to: x1,
+                slope,
+                ci: (slope - z * se, slope + z * se),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -275,6 +395,75 @@ mod tests {
         assert!((kolmogorov_q(1.628) - 0.01).abs() < 1e-3);
     }
 
+    /// Newcombe (1998), Statistics in Medicine 17, 873–890, Table II, method 10.
+    #[test]
+    fn share_differences_match_newcombe() {
+        for (k1, n1, k2, n2, lo, hi) in [
+            (56, 70, 48, 80, 0.0524, 0.3339),
+            (9, 10, 3, 10, 0.1705, 0.8090),
+            (6, 7, 2, 7, 0.0582, 0.8062),
+            (5, 56, 0, 29, -0.0381, 0.1926),
+            (0, 10, 0, 20, -0.1611, 0.2775),
+            (10, 10, 0, 20, 0.6791, 1.0000),
+        ] {
+            let c = compare_shares(k1, n1, k2, n2).unwrap();
+            assert!(
+                (c.diff_ci.0 - lo).abs() < 6e-5 && (c.diff_ci.1 - hi).abs() < 6e-5,
+                "{k1}/{n1} − {k2}/{n2}: {:?}",
+                c.diff_ci
+            );
+        }
+        // The pooled z-test, by hand: 56/70 vs 48/80, p̂ = 104/150.
+        let c = compare_shares(56, 70, 48, 80).unwrap();
+        let pool: f64 = 104.0 / 150.0;
+        let z = (0.8 - 0.6) / (pool * (1.0 - pool) * (1.0 / 70.0 + 1.0 / 80.0)).sqrt();
+        assert!((c.p - 2.0 * Normal::standard().sf(z)).abs() < 1e-15);
+        assert!((z - 2.6502).abs() < 1e-4, "{z}");
+        assert_eq!(compare_shares(0, 10, 0, 20).unwrap().p, 1.0);
+        assert_eq!(compare_shares(1, 0, 0, 20), None);
+    }
+
+    #[test]
+    fn fisher_exact_matches_known_values() {
+        // Fisher's tea tasting: 3 of 4 against 1 of 4, two-sided p = 34/70.
+        assert!((fisher_exact(3, 4, 1, 4) - 34.0 / 70.0).abs() < 1e-12);
+        // One game of one that loops against none of N: only that table is as unlikely.
+        assert!((fisher_exact(1, 1, 0, 200_000) - 1.0 / 200_001.0).abs() < 1e-15);
+        assert!((fisher_exact(0, 5, 0, 7) - 1.0).abs() < 1e-12);
+        // Small expected counts use it, large ones the z-test.
+        let small = compare_shares(1, 1, 0, 200_000).unwrap();
+        assert!((small.p - 1.0 / 200_001.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn local_slopes_follow_a_changing_exponent() {
+        // y = x² up to 8, then x³ (continuous at 8): slopes 2, 2, then 3; unordered input.
+        let y = |x: f64| if x <= 8.0 { x * x } else { x.powi(3) / 8.0 };
+        let pts: Vec<(f64, f64, f64)> = [16.0, 2.0, 4.0, 8.0]
+            .iter()
+            .map(|&x| (x, y(x), 0.01 * y(x)))
+            .collect();
+        let s = local_slopes(&pts);
+        assert_eq!(s.len(), 3);
+        for (l, want) in s.iter().zip([2.0, 2.0, 3.0]) {
+            assert!((l.slope - want).abs() < 1e-12, "{l:?}");
+            // Relative errors of 1 % on both ends, over ln 2: ±1.96·√2·0.01/ln 2.
+            let half = 1.959_964 * 2f64.sqrt() * 0.01 / 2f64.ln();
+            assert!((l.ci.1 - l.slope - half).abs() < 1e-5, "{l:?}");
+        }
+        assert_eq!((s[0].from, s[0].to), (2.0, 4.0));
+        // A second point at x = 4 is pooled with the first by its weight.
+        let mut twice = pts.clone();
+        twice.push((4.0, 16.0 * 1.03, 0.16));
+        let s2 = local_slopes(&twice);
+        assert_eq!(s2.len(), 3);
+        let pooled: f64 = (16.0 / 0.0256 + 16.48 / 0.0256) / (2.0 / 0.0256);
+        assert!((s2[0].slope - (pooled / 4.0).ln() / 2f64.ln()).abs() < 1e-12);
+        // One power law through them does not fit: the χ² test says so.
+        let fit = power_law(&pts).unwrap();
+        assert!(fit.fit_p < 1e-6, "{fit:?}");
+    }
+
     #[test]
     fn holm_steps_down() {
         let adj = holm(&[0.01, 0.04, 0.03, 0.005]);
@@ -293,6 +482,7 @@ mod tests {
         let fit = power_law(&pts).unwrap();
         assert!((fit.exponent - 2.0).abs() < 1e-9);
         assert!((fit.scale - 0.3).abs() < 1e-9);
+        assert!(fit.chi2 < 1e-12 && fit.fit_p > 0.999, "{fit:?}");
         assert!(fit.exponent_ci.0 <= 2.0 && fit.exponent_ci.1 >= 2.0);
     }
 }

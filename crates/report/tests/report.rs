@@ -164,6 +164,11 @@ fn every_figure_is_a_png_and_an_svg_with_text() {
         "## Even and odd game lengths",
         "## Was the sample large enough?",
         "won cards go under in seat order",
+        "restricted mean to ",
+        "Games that never ended (looping or capped), against the baseline's",
+        "Holm-adjusted as one family",
+        "levels off (dashed)",
+        "Games that never ended are not in it: `war_down=1`",
         "warlab trace --experiment experiments/t.toml --variant 'war_down=1' --game",
         "--seed 2",
     ] {
@@ -185,9 +190,13 @@ fn every_figure_is_a_png_and_an_svg_with_text() {
 #[test]
 fn deck_sweeps_get_a_power_law() {
     let dir = scratch("decks");
+    // A fixed deal of 12 numbered cards is one game, not a sample of its deck: not a point of
+    // the line (else the line would have a point at n = 12 and no single fit).
     let data = data_folder(
         &dir,
-        "name = \"d\"\ngames = 2000\n[sweep]\ndeck = [\"custom\"]\nsuits = [4]\nranks = [4, 6, 8, 10, 13]\n",
+        "name = \"d\"\ngames = 2000\n[sweep]\ndeck = [\"custom\"]\nsuits = [4]\nranks = [4, 6, 8, 10, 13]\n\
+         [[variant]]\nname = \"fixed\"\ndeck = \"custom\"\nranks = 12\nsuits = 1\nranking = \"low-wins\"\n\
+         pickup = \"winner-first\"\ngames = 1\ndeal = \"1 2 3 4 5 6 / 7 8 9 10 11 12\"\n",
     );
     let out = build(&data, &dir.join("reports")).unwrap();
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
@@ -205,7 +214,17 @@ fn deck_sweeps_get_a_power_law() {
         .parse()
         .unwrap();
     assert!((1.2..3.0).contains(&exponent), "{line}");
+    assert!(line.contains("χ² = "), "{line}");
     assert!(out.join("axis-ranks.png").is_file());
+    // The local exponents between neighbouring decks, one row per pair.
+    assert!(out.join("slopes-ranks.png").is_file());
+    let slopes: Vec<&str> = md.lines().filter(|l| l.starts_with("| mean | ")).collect();
+    assert_eq!(slopes.len(), 4, "{slopes:#?}");
+    assert!(slopes[0].starts_with("| mean | 16 → 24 |"), "{}", slopes[0]);
+    assert!(
+        md.contains("not compared: `fixed`"),
+        "fixed deals are not tested"
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ use warlab_engine::{EndReason, GameRecord};
 
 /// Exact histogram of non-negative integers: dense below [`Hist::DENSE`], a map above (long
 /// capped games), so a run's memory does not grow with its number of games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Hist {
     dense: Vec<u64>,
     sparse: BTreeMap<u64, u64>,
@@ -45,6 +45,23 @@ impl Hist {
         for (v, c) in other.iter() {
             self.add_n(v, c);
         }
+    }
+
+    /// The counts of `self` less those of `other`; `None` if `other` holds a value more often.
+    pub fn minus(&self, other: &Hist) -> Option<Hist> {
+        let mut out = self.clone();
+        for (v, c) in other.iter() {
+            let slot = if v < Self::DENSE {
+                out.dense.get_mut(v as usize)?
+            } else {
+                out.sparse.get_mut(&v)?
+            };
+            *slot = slot.checked_sub(c)?;
+            if v >= Self::DENSE && *slot == 0 {
+                out.sparse.remove(&v);
+            }
+        }
+        Some(out)
     }
 
     /// `(value, count)` for every value seen, in increasing order.
@@ -117,6 +134,15 @@ impl Hist {
     }
 }
 
+/// Equal counts of equal values (however much room either keeps).
+impl PartialEq for Hist {
+    fn eq(&self, other: &Hist) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Hist {}
+
 impl Serialize for Hist {
     /// As `[[value, count], …]`, increasing values, no zero counts.
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -140,7 +166,14 @@ pub const SEATS: usize = 4;
 pub const NO_WINNER: usize = SEATS;
 
 /// Everything a summary needs about a set of games, mergeable by addition.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// `battles`, `wars`, `cards`, `deepest_war` and `lead_changes` count every game as recorded: a
+/// looping game with the battles up to its first repeated state, a capped game with the cap.
+/// Those are conventions, not lengths. The games that did not end are also counted apart
+/// ([`Unended`]), so the ended games' counts are the difference ([`Aggregate::lengths`]), and
+/// every length statistic is computed from those. (Games that end, nearly all of them, cost
+/// nothing more to count.)
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aggregate {
     pub games: u64,
     pub battles: Hist,
@@ -156,12 +189,120 @@ pub struct Aggregate {
     /// For each cycle period seen, the first game (lowest index) that looped with it: an
     /// example to replay with `warlab trace`.
     pub cycle_examples: BTreeMap<u64, u64>,
-    /// Battles per block of [`crate::CHUNK`] consecutive games (block = game / CHUNK):
-    /// `[games, Σ battles, Σ battles²]`. In block order they give the running mean, to show
-    /// whether a sample was large enough. (Absent from files of warlab before 0.1's runner
-    /// kept it: read as empty.)
+    /// Battles per block of [`crate::CHUNK`] consecutive games (block = game / CHUNK), every
+    /// game as recorded: `[games, Σ battles, Σ battles²]`. (Absent from files of warlab before
+    /// 0.1's runner kept it: read as empty.)
     #[serde(default)]
     pub blocks: BTreeMap<u64, [u64; 3]>,
+    /// The looping and the capped games' counts. `None` only when read from an
+    /// `aggregates.json` written before warlab kept them: [`Aggregate::lengths`] then knows the
+    /// ended games only where no game looped or was capped.
+    #[serde(default)]
+    pub unended: Option<Unended>,
+}
+
+/// The games that did not end, by kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unended {
+    /// Looping games, as recorded up to the first repeated state.
+    pub looped: Recorded,
+    /// Capped games: `battles` holds where the cap stopped each one (its length is only known
+    /// to exceed that).
+    pub capped: Recorded,
+}
+
+/// Counts of a set of games as recorded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recorded {
+    pub battles: Hist,
+    pub wars: Hist,
+    pub cards: Hist,
+    pub lead_changes: Hist,
+    /// `[games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games.
+    pub blocks: BTreeMap<u64, [u64; 3]>,
+}
+
+impl Recorded {
+    fn add(&mut self, r: &GameRecord) {
+        self.battles.add(r.battles);
+        self.wars.add(r.wars);
+        self.cards.add(r.cards_turned);
+        self.lead_changes.add(r.lead_changes);
+    }
+
+    fn merge(&mut self, o: &Recorded) {
+        self.battles.merge(&o.battles);
+        self.wars.merge(&o.wars);
+        self.cards.merge(&o.cards);
+        self.lead_changes.merge(&o.lead_changes);
+        merge_blocks(&mut self.blocks, &o.blocks);
+    }
+}
+
+/// The games that ended (a winner or a draw), apart from those that did not: a looping game
+/// never ends, a capped game is right-censored where the cap stopped it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lengths {
+    pub ended_battles: Hist,
+    pub ended_wars: Hist,
+    pub ended_cards: Hist,
+    pub ended_lead_changes: Hist,
+    /// `[ended games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games, for the
+    /// running mean of ended lengths.
+    pub ended_blocks: BTreeMap<u64, [u64; 3]>,
+    /// Battles played by each capped game (its length is known only to exceed this).
+    pub capped_battles: Hist,
+}
+
+impl Lengths {
+    /// The ended games.
+    pub fn ended(&self) -> u64 {
+        self.ended_battles.count()
+    }
+}
+
+impl Default for Aggregate {
+    fn default() -> Aggregate {
+        Aggregate {
+            games: 0,
+            battles: Hist::default(),
+            wars: Hist::default(),
+            cards: Hist::default(),
+            deepest_war: Hist::default(),
+            lead_changes: Hist::default(),
+            outcomes: Default::default(),
+            cycle_periods: Hist::default(),
+            cycle_starts: Hist::default(),
+            cycle_examples: BTreeMap::new(),
+            blocks: BTreeMap::new(),
+            unended: Some(Unended::default()),
+        }
+    }
+}
+
+fn merge_blocks(mine: &mut BTreeMap<u64, [u64; 3]>, theirs: &BTreeMap<u64, [u64; 3]>) {
+    for (&b, o) in theirs {
+        let m = mine.entry(b).or_default();
+        for (m, t) in m.iter_mut().zip(o) {
+            *m += t;
+        }
+    }
+}
+
+/// `mine − theirs` block by block; `None` if a count would go below zero.
+fn blocks_minus(
+    mine: &BTreeMap<u64, [u64; 3]>,
+    theirs: &BTreeMap<u64, [u64; 3]>,
+) -> Option<BTreeMap<u64, [u64; 3]>> {
+    let mut out = mine.clone();
+    for (b, t) in theirs {
+        let m = out.get_mut(b)?;
+        for (m, t) in m.iter_mut().zip(t) {
+            *m = m.checked_sub(*t)?;
+        }
+    }
+    out.retain(|_, v| v[0] > 0);
+    Some(out)
 }
 
 impl Aggregate {
@@ -181,9 +322,33 @@ impl Aggregate {
             let first = self.cycle_examples.entry(c.period).or_insert(game);
             *first = (*first).min(game);
         }
+        if !r.end.finished() {
+            let u = self.unended.get_or_insert_with(Unended::default);
+            match r.end {
+                EndReason::Cycle => u.looped.add(r),
+                _ => u.capped.add(r),
+            }
+        }
     }
 
     pub fn merge(&mut self, o: &Aggregate) {
+        // An old aggregate with no game that did not end has an empty split; otherwise the
+        // split is unknown, and stays unknown in the sum.
+        let empty = Unended::default();
+        let theirs = match &o.unended {
+            Some(u) => Some(u),
+            None => (o.not_ended() == 0).then_some(&empty),
+        };
+        if self.unended.is_none() && self.not_ended() == 0 {
+            self.unended = Some(Unended::default());
+        }
+        match (self.unended.as_mut(), theirs) {
+            (Some(mine), Some(theirs)) => {
+                mine.looped.merge(&theirs.looped);
+                mine.capped.merge(&theirs.capped);
+            }
+            _ => self.unended = None,
+        }
         self.games += o.games;
         self.battles.merge(&o.battles);
         self.wars.merge(&o.wars);
@@ -201,17 +366,42 @@ impl Aggregate {
             let first = self.cycle_examples.entry(p).or_insert(g);
             *first = (*first).min(g);
         }
-        for (&b, o) in &o.blocks {
-            let mine = self.blocks.entry(b).or_default();
-            for (m, t) in mine.iter_mut().zip(o) {
-                *m += t;
-            }
-        }
+        merge_blocks(&mut self.blocks, &o.blocks);
+    }
+
+    /// The ended games' counts (every game's, less the looping and capped ones) and the capped
+    /// games' stopping points. `None` when they cannot be known: an aggregate read from an
+    /// older file in which some game looped or was capped (or counts that do not add up).
+    pub fn lengths(&self) -> Option<Lengths> {
+        let none = Unended::default();
+        let u = match &self.unended {
+            Some(u) => u,
+            None if self.not_ended() == 0 => &none,
+            None => return None,
+        };
+        let less =
+            |all: &Hist, f: fn(&Recorded) -> &Hist| all.minus(f(&u.looped))?.minus(f(&u.capped));
+        Some(Lengths {
+            ended_battles: less(&self.battles, |r| &r.battles)?,
+            ended_wars: less(&self.wars, |r| &r.wars)?,
+            ended_cards: less(&self.cards, |r| &r.cards)?,
+            ended_lead_changes: less(&self.lead_changes, |r| &r.lead_changes)?,
+            ended_blocks: blocks_minus(
+                &blocks_minus(&self.blocks, &u.looped.blocks)?,
+                &u.capped.blocks,
+            )?,
+            capped_battles: u.capped.battles.clone(),
+        })
     }
 
     /// Games that ended for `end`.
     pub fn ended(&self, end: EndReason) -> u64 {
         self.outcomes[end_index(end)].iter().sum()
+    }
+
+    /// Games that did not end: looping or capped.
+    pub fn not_ended(&self) -> u64 {
+        self.ended(EndReason::Cycle) + self.ended(EndReason::Capped)
     }
 
     /// Games won by `seat` (any end reason).
@@ -258,6 +448,18 @@ mod tests {
         let json = serde_json::to_string(&h).unwrap();
         assert_eq!(json, "[[1,1],[2,1],[3,2],[5,1],[100000,1]]");
         assert_eq!(serde_json::from_str::<Hist>(&json).unwrap(), h);
+        let mut less = Hist::default();
+        for v in [3u64, 100_000] {
+            less.add(v);
+        }
+        let left = h.minus(&less).unwrap();
+        assert_eq!(
+            left.iter().collect::<Vec<_>>(),
+            [(1, 1), (2, 1), (3, 1), (5, 1)]
+        );
+        assert_eq!(left.max(), Some(5));
+        less.add(7);
+        assert_eq!(h.minus(&less), None, "7 is not in h");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use warlab_engine::{Engine, GameRecord, GameSeed, Rules};
 use warlab_experiment::{Experiment, RuleSet, Variant};
 
-use crate::aggregate::Aggregate;
+use crate::aggregate::{Aggregate, Hist};
 
 /// A game the runner can play: War ([`Rules`]) or Casino War
 /// ([`warlab_casino::CasinoRules`]). A "game" of the plan is one War game or one Casino War
@@ -183,12 +183,22 @@ pub fn play_chunk(
             out.push(GameRow { game: g, record });
         }
     }
+    let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
+    let block_sums = |h: &Hist| {
+        let (sum, squares) = h.sums();
+        [h.count(), fit(sum), fit(squares)]
+    };
     if aggregate.games > 0 {
-        let (sum, squares) = aggregate.battles.sums();
-        let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
-        aggregate
-            .blocks
-            .insert(block, [aggregate.games, fit(sum), fit(squares)]);
+        let all = block_sums(&aggregate.battles);
+        aggregate.blocks.insert(block, all);
+    }
+    if let Some(u) = aggregate.unended.as_mut() {
+        for r in [&mut u.looped, &mut u.capped] {
+            if !r.battles.is_empty() {
+                let sums = block_sums(&r.battles);
+                r.blocks.insert(block, sums);
+            }
+        }
     }
     (aggregate, out)
 }

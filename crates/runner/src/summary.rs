@@ -6,8 +6,10 @@
 //! - Quantiles are exact nearest-rank quantiles of the exact histogram.
 //! - Shares (end reasons, wins, loops) come with 95 % Wilson score intervals, which stay
 //!   meaningful at 0 % and 100 % (the upper bound of a share never seen).
-//! - Capped and looping games count in every mean with the battles they were played for; their
-//!   shares are columns of their own, so they are never dropped silently.
+//! - Lengths (battles, wars, cards turned, lead changes) are those of the games that ended
+//!   (`ended_*`). A looping game never ends and a capped game was stopped before it did: neither
+//!   has a length to average. They are counted in their own shares (`cycle_share`,
+//!   `share_capped`), never in a mean and never dropped.
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use warlab_engine::EndReason;
@@ -119,22 +121,46 @@ pub fn wilson(k: u64, n: u64) -> Option<(f64, f64)> {
 /// The per-variant columns after `variant` and the rule options, in order.
 pub fn summary_cells(a: &Aggregate, players: usize) -> Vec<(String, Cell)> {
     let mut out = vec![("n".to_string(), Cell::Int(a.games as i64))];
+    // An aggregate from an old file whose loops or caps were not kept apart: no ended-game
+    // statistic can be known, so they are empty rather than wrong.
+    let lengths = a.lengths();
+    let none = Hist::default();
+    let (ended, wars, cards, lead) = match &lengths {
+        Some(l) => (
+            &l.ended_battles,
+            &l.ended_wars,
+            &l.ended_cards,
+            &l.ended_lead_changes,
+        ),
+        None => (&none, &none, &none, &none),
+    };
+    out.push((
+        "ended_n".into(),
+        lengths
+            .as_ref()
+            .map_or(Cell::Null, |l| Cell::Int(l.ended() as i64)),
+    ));
+    match &lengths {
+        Some(l) => share(&mut out, "ended_share", l.ended(), a.games),
+        None => null_share(&mut out, "ended_share"),
+    }
     for (prefix, h) in [
-        ("battles", &a.battles),
-        ("wars", &a.wars),
-        ("cards", &a.cards),
+        ("ended_battles", ended),
+        ("ended_wars", wars),
+        ("ended_cards", cards),
     ] {
         metric(&mut out, prefix, h);
     }
-    let lead = mean_estimate(&a.lead_changes);
+    let lead = mean_estimate(lead);
     out.push((
-        "lead_changes_mean".into(),
+        "ended_lead_changes_mean".into(),
         Cell::opt_float(lead.map(|m| m.mean)),
     ));
     out.push((
-        "lead_changes_se".into(),
+        "ended_lead_changes_se".into(),
         Cell::opt_float(lead.and_then(|m| m.se)),
     ));
+    // The deepest war any game saw: a loop's period is played in full before it is found.
     out.push(("deepest_war_max".into(), Cell::opt_int(a.deepest_war.max())));
     for end in EndReason::ALL {
         share(
@@ -172,6 +198,10 @@ pub fn summary_cells(a: &Aggregate, players: usize) -> Vec<(String, Cell)> {
         Cell::opt_float(start.map(|m| m.mean)),
     ));
     out.push((
+        "cycle_start_median".into(),
+        Cell::opt_int(a.cycle_starts.quantile(0.5)),
+    ));
+    out.push((
         "cycle_start_max".into(),
         Cell::opt_int(a.cycle_starts.max()),
     ));
@@ -180,9 +210,7 @@ pub fn summary_cells(a: &Aggregate, players: usize) -> Vec<(String, Cell)> {
         if seat < players {
             share(&mut out, &name, a.wins(seat), a.games);
         } else {
-            for suffix in ["", "_ci_lo", "_ci_hi"] {
-                out.push((format!("{name}{suffix}"), Cell::Null));
-            }
+            null_share(&mut out, &name);
         }
     }
     out.push(("draws".into(), Cell::Int(a.draws() as i64)));
@@ -208,6 +236,12 @@ pub(crate) fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
     }
 }
 
+fn null_share(out: &mut Vec<(String, Cell)>, name: &str) {
+    for suffix in ["", "_ci_lo", "_ci_hi"] {
+        out.push((format!("{name}{suffix}"), Cell::Null));
+    }
+}
+
 pub(crate) fn share(out: &mut Vec<(String, Cell)>, name: &str, k: u64, n: u64) {
     let ci = wilson(k, n);
     out.push((
@@ -221,6 +255,129 @@ pub(crate) fn share(out: &mut Vec<(String, Cell)>, name: &str, k: u64, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warlab_engine::{Cycle, GameRecord};
+
+    fn game(battles: u64, end: EndReason) -> GameRecord {
+        GameRecord {
+            battles,
+            wars: battles / 10,
+            deepest_war: 1,
+            cards_turned: 2 * battles + 7,
+            lead_changes: battles / 5,
+            winner: end.finished().then_some(0),
+            end,
+            cycle: (end == EndReason::Cycle).then_some(Cycle {
+                start: battles / 4,
+                period: battles - battles / 4,
+            }),
+        }
+    }
+
+    fn cell<'a>(cells: &'a [(String, Cell)], name: &str) -> &'a Cell {
+        &cells
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no column {name}"))
+            .1
+    }
+
+    fn float(cells: &[(String, Cell)], name: &str) -> f64 {
+        match cell(cells, name) {
+            Cell::Float(x) => *x,
+            c => panic!("{name} is {c:?}"),
+        }
+    }
+
+    /// Four games that ended, two loops and one capped game: every length column is the plain
+    /// sample statistic of the four ended games, computed here without histograms; the loops
+    /// and the capped game are shares only.
+    #[test]
+    fn lengths_are_those_of_the_ended_games() {
+        let ended = [10u64, 20, 30, 40];
+        let mut a = Aggregate::default();
+        for (i, b) in ended.iter().enumerate() {
+            a.add(i as u64, &game(*b, EndReason::AllCards));
+        }
+        a.add(4, &game(1000, EndReason::Cycle));
+        a.add(5, &game(2000, EndReason::Cycle));
+        a.add(6, &game(500, EndReason::Capped));
+        let c = summary_cells(&a, 2);
+        assert_eq!(cell(&c, "n"), &Cell::Int(7));
+        assert_eq!(cell(&c, "ended_n"), &Cell::Int(4));
+        assert!((float(&c, "ended_share") - 4.0 / 7.0).abs() < 1e-12);
+        let naive = |xs: &[f64]| {
+            let n = xs.len() as f64;
+            let mean = xs.iter().sum::<f64>() / n;
+            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            (mean, var.sqrt())
+        };
+        let t3 = 3.182_446_305_284_263; // t(0.975, 3)
+        for (prefix, xs) in [
+            ("ended_battles", ended.map(|b| b as f64)),
+            ("ended_wars", ended.map(|b| (b / 10) as f64)),
+            ("ended_cards", ended.map(|b| (2 * b + 7) as f64)),
+        ] {
+            let (mean, sd) = naive(&xs);
+            let se = sd / 2.0;
+            assert!((float(&c, &format!("{prefix}_mean")) - mean).abs() < 1e-9);
+            assert!((float(&c, &format!("{prefix}_sd")) - sd).abs() < 1e-9);
+            assert!((float(&c, &format!("{prefix}_se")) - se).abs() < 1e-9);
+            assert!((float(&c, &format!("{prefix}_ci_lo")) - (mean - t3 * se)).abs() < 1e-6);
+            assert!((float(&c, &format!("{prefix}_ci_hi")) - (mean + t3 * se)).abs() < 1e-6);
+            // Nearest rank: the 2nd of 4 for the median, the 4th for p90 and p99.
+            let int = |q: &str| cell(&c, &format!("{prefix}_{q}")).clone();
+            assert_eq!(int("median"), Cell::Int(xs[1] as i64));
+            assert_eq!(int("p90"), Cell::Int(xs[3] as i64));
+            assert_eq!(int("p99"), Cell::Int(xs[3] as i64));
+            assert_eq!(int("max"), Cell::Int(xs[3] as i64));
+        }
+        assert!((float(&c, "ended_lead_changes_mean") - 5.0).abs() < 1e-12);
+        assert!((float(&c, "cycle_share") - 2.0 / 7.0).abs() < 1e-12);
+        assert!((float(&c, "share_cycle") - 2.0 / 7.0).abs() < 1e-12);
+        assert!((float(&c, "share_capped") - 1.0 / 7.0).abs() < 1e-12);
+        let (lo, hi) = wilson(1, 7).unwrap();
+        assert_eq!(float(&c, "share_capped_ci_lo"), lo);
+        assert_eq!(float(&c, "share_capped_ci_hi"), hi);
+        assert_eq!(cell(&c, "cycle_start_median"), &Cell::Int(250));
+        // No all-game length column is left to be read as a length.
+        assert!(c.iter().all(|(n, _)| !n.starts_with("battles_")));
+    }
+
+    /// An aggregates file of an older warlab has no `lengths`: where no game looped or was
+    /// capped they are the all-game counts; otherwise the ended columns stay empty.
+    #[test]
+    fn older_aggregates_give_ended_columns_only_where_they_are_known() {
+        let mut clean = Aggregate::default();
+        let mut looped = Aggregate::default();
+        for (i, b) in [12u64, 30, 18].iter().enumerate() {
+            clean.add(i as u64, &game(*b, EndReason::AllCards));
+            looped.add(i as u64, &game(*b, EndReason::AllCards));
+        }
+        looped.add(3, &game(400, EndReason::Cycle));
+        let strip = |a: &Aggregate| {
+            let mut v = serde_json::to_value(a).unwrap();
+            v.as_object_mut().unwrap().remove("unended");
+            serde_json::from_value::<Aggregate>(v).unwrap()
+        };
+        let old = strip(&clean);
+        assert_eq!(old.unended, None);
+        assert_eq!(summary_cells(&old, 2), summary_cells(&clean, 2));
+        let old = strip(&looped);
+        let c = summary_cells(&old, 2);
+        assert_eq!(cell(&c, "ended_n"), &Cell::Null);
+        assert_eq!(cell(&c, "ended_battles_mean"), &Cell::Null);
+        assert!((float(&c, "cycle_share") - 0.25).abs() < 1e-12);
+        // Merged with a new aggregate, an old one that cannot be split stays unknown; one that
+        // can be split adds up.
+        let mut m = old.clone();
+        m.merge(&looped);
+        assert_eq!(m.unended, None);
+        let mut m = strip(&clean);
+        m.merge(&looped);
+        let mut want = clean.clone();
+        want.merge(&looped);
+        assert_eq!(m, want);
+    }
 
     #[test]
     fn mean_and_interval_of_known_sample() {

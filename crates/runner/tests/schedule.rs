@@ -144,6 +144,50 @@ fn a_looping_variant_counts_its_cycles() {
     assert_eq!(ends, 3000);
 }
 
+/// The ended games' counts and the capped games' stopping points, rebuilt from the per-game
+/// rows: loops and capped games are apart from the ended ones, block by block.
+#[test]
+fn lengths_keep_the_ended_games_apart() {
+    let exp = Experiment::parse(
+        Path::new("t.toml"),
+        "name = \"t\"\ngames = 9000\n[rules]\npickup = \"seat\"\nwar_down = 1\nsafety_cap = 400\n",
+    )
+    .unwrap();
+    let rec = play(&exp, 0..9000, 2, true);
+    let a = &rec.done[0].1;
+    let l = a.lengths().expect("kept by the runner");
+    let (mut ended, mut capped) = (Vec::new(), Vec::new());
+    let mut blocks = std::collections::BTreeMap::<u64, [u64; 3]>::new();
+    for (_, row) in &rec.rows {
+        let r = &row.record;
+        match r.end {
+            warlab_engine::EndReason::Capped => capped.push(r.battles),
+            warlab_engine::EndReason::Cycle => {}
+            _ => {
+                ended.push((r.battles, r.wars, r.cards_turned));
+                let b = blocks.entry(row.game / CHUNK).or_default();
+                b[0] += 1;
+                b[1] += r.battles;
+                b[2] += r.battles * r.battles;
+            }
+        }
+    }
+    let loops = a.ended(warlab_engine::EndReason::Cycle);
+    assert!(loops > 0 && !capped.is_empty() && !ended.is_empty());
+    assert_eq!(l.ended(), ended.len() as u64);
+    assert_eq!(ended.len() as u64 + capped.len() as u64 + loops, 9000);
+    let sum = |xs: &mut dyn Iterator<Item = u64>| xs.map(u128::from).sum::<u128>();
+    assert_eq!(
+        l.ended_battles.sums().0,
+        sum(&mut ended.iter().map(|e| e.0))
+    );
+    assert_eq!(l.ended_wars.sums().0, sum(&mut ended.iter().map(|e| e.1)));
+    assert_eq!(l.ended_cards.sums().0, sum(&mut ended.iter().map(|e| e.2)));
+    assert_eq!(l.capped_battles.count(), capped.len() as u64);
+    assert!(capped.iter().all(|b| *b == 400), "stopped at the cap");
+    assert_eq!(l.ended_blocks, blocks);
+}
+
 #[test]
 fn shards_tile_the_games_in_whole_chunks() {
     for games in [1u64, 4096, 10_000, 100_000] {
