@@ -13,7 +13,7 @@ use crate::observe::{Observer, Quiet};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{OnEmpty, Rules, Stake};
-use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
+use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, most_cards, seats};
 
 /// Plays a dealt game to its end: battle after battle, Brent's loop detection on deterministic
 /// rules, the safety cap on random ones.
@@ -49,6 +49,10 @@ pub(crate) fn run<H: Holdings + Position, O: Observer>(
 }
 
 /// Plays one battle (a war, however deep, included). Returns the end of the game if it ended.
+///
+/// The opening cards (a prize and the face-up card of each seat) are kept on a small table of
+/// their own, [`Opening`]: most battles end with them, and the winner picks them up from there.
+/// A war or a forfeit moves them onto the scratch table, where the general fight goes on.
 #[inline]
 pub(crate) fn battle<H: Holdings, O: Observer>(
     r: &Rules,
@@ -64,12 +68,12 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
         return Some(end);
     }
     tally.battles += 1;
-    t.clear();
     if O::ACTIVE {
         obs.battle_start(tally.battles);
     }
     let mut forfeited = 0u8;
     let mut contenders = hold.in_game();
+    let mut first = Opening::default();
 
     if r.prize {
         for p in seats(contenders) {
@@ -81,7 +85,7 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
             };
             if ok {
                 let c = hold.draw_down(r, p, rng);
-                t.pots[p].push(c);
+                first.put(p, c);
                 tally.cards_turned += 1;
                 if O::ACTIVE {
                     obs.prize(p, c);
@@ -94,6 +98,10 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
     for p in seats(contenders) {
         if hold.up_supply(r, p) == 0 {
             // Only `on_empty = lose` with 3–4 players: a stack ran out while a won pile remains.
+            // Such a player gave no prize (it had no card to turn up after one).
+            if forfeited == 0 {
+                t.clear();
+            }
             hold.forfeit(p, &mut t.pots[p]);
             forfeited |= bit(p);
             contenders &= !bit(p);
@@ -103,7 +111,7 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
             continue;
         }
         let c = hold.draw_up(r, p, rng);
-        t.pots[p].push(c);
+        first.put(p, c);
         up[p] = c;
         tally.cards_turned += 1;
         if O::ACTIVE {
@@ -120,6 +128,30 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
             obs.grab();
         }
         contenders = 1;
+    }
+    if forfeited == 0 {
+        let best = if contenders.count_ones() == 1 {
+            contenders
+        } else {
+            r.best_of(contenders, &up)
+        };
+        if best.count_ones() == 1 {
+            // No war and nobody out: the winner picks up the opening cards.
+            let winner = best.trailing_zeros() as usize;
+            let taken = take_opening(r, t, hold, rng, winner, &first);
+            let end = after(r, hold, tally, winner, 0, 0);
+            if O::ACTIVE {
+                obs.battle_end(Some(winner), taken, &hold.view());
+            }
+            return end;
+        }
+        t.clear();
+    }
+    for p in 0..r.players {
+        // A forfeiting player's table holds only what it forfeited: it played no opening card.
+        if forfeited & bit(p) == 0 {
+            t.pots[p].extend_from_slice(first.cards(p));
+        }
     }
     match fight(
         r,
@@ -141,6 +173,54 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
                 obs.battle_end(Some(winner), taken, &hold.view());
             }
             end
+        }
+    }
+}
+
+/// The opening cards of a battle: each seat's prize (if it gave one) and face-up card.
+#[derive(Default)]
+struct Opening {
+    cards: [[u8; 2]; MAX_PLAYERS],
+    len: [u8; MAX_PLAYERS],
+}
+
+impl Opening {
+    #[inline(always)]
+    fn put(&mut self, p: usize, card: u8) {
+        self.cards[p][usize::from(self.len[p])] = card;
+        self.len[p] += 1;
+    }
+
+    #[inline(always)]
+    fn cards(&self, p: usize) -> &[u8] {
+        &self.cards[p][..usize::from(self.len[p])]
+    }
+}
+
+/// The winner of a battle without a war takes the opening cards in the pick-up order (what
+/// [`settle`] does for a table without a war). Returns the cards taken.
+#[inline]
+fn take_opening<H: Holdings>(
+    r: &Rules,
+    t: &mut Scratch,
+    hold: &mut H,
+    rng: &mut GameRng,
+    winner: usize,
+    first: &Opening,
+) -> usize {
+    let pots: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|p| first.cards(p));
+    r.order_pickup(winner, &pots[..r.players], &mut t.order, rng);
+    hold.give(r, winner, &t.order);
+    top_up_hands(r, hold, rng);
+    t.order.len()
+}
+
+/// Hand mode, after the pick-ups: every seat's hand grows back, seat by seat.
+#[inline]
+fn top_up_hands<H: Holdings>(r: &Rules, hold: &mut H, rng: &mut GameRng) {
+    if r.hand > 0 {
+        for p in 0..r.players {
+            hold.top_up(r, p, rng);
         }
     }
 }
@@ -276,12 +356,7 @@ pub(crate) fn settle<H: Holdings>(
     }
     t.order_pots(r, winner, false, rng);
     hold.give(r, winner, &t.order);
-    if r.hand > 0 {
-        // Seat by seat, as every step of a battle visits them.
-        for p in 0..r.players {
-            hold.top_up(r, p, rng);
-        }
-    }
+    top_up_hands(r, hold, rng);
     t.order.len()
 }
 
@@ -295,17 +370,23 @@ pub(crate) fn after<H: Holdings>(
     depth: u32,
     forfeited: u8,
 ) -> Option<End> {
+    // Every count below is of the cards each player holds now: read them once.
+    let mut totals = [0usize; MAX_PLAYERS];
+    for (p, total) in totals.iter_mut().enumerate().take(hold.players()) {
+        *total = hold.total(p);
+    }
+    let most = |mask: u8| most_cards(mask, |p| totals[p]);
     let was_in = hold.in_game();
     let mut in_game = was_in;
     let mut by_forfeit = false;
     for p in seats(in_game) {
-        if forfeited & bit(p) != 0 || hold.total(p) == 0 {
+        if forfeited & bit(p) != 0 || totals[p] == 0 {
             in_game &= !bit(p);
             by_forfeit |= forfeited & bit(p) != 0;
         }
     }
     hold.set_in_game(in_game);
-    tally.note_leader(hold.leader());
+    tally.note_leader(most((1u8 << hold.players()) - 1).map(usize::from));
     if in_game.count_ones() == 1 {
         let w = in_game.trailing_zeros() as u8;
         let end = if by_forfeit {
@@ -317,18 +398,18 @@ pub(crate) fn after<H: Holdings>(
     }
     if let Some(target) = r.target_cards {
         let reached = seats(in_game)
-            .filter(|&p| hold.total(p) >= target as usize)
+            .filter(|&p| totals[p] >= target as usize)
             .fold(0, |m, p| m | bit(p));
         if reached != 0 {
-            return Some((EndReason::Target, hold.most_cards(reached)));
+            return Some((EndReason::Target, most(reached)));
         }
     }
     // A player who ran out in this battle fell below `min_cards` too (with 3–4 players the
     // others would otherwise play on without it).
     if let Some(min) = r.min_cards
-        && seats(was_in).any(|p| hold.total(p) < min as usize)
+        && seats(was_in).any(|p| totals[p] < min as usize)
     {
-        return Some((EndReason::MinCards, hold.most_cards(in_game)));
+        return Some((EndReason::MinCards, most(in_game)));
     }
     if let Some(n) = r.wars_to_win
         && depth > 0
@@ -337,7 +418,7 @@ pub(crate) fn after<H: Holdings>(
         return Some((EndReason::WarsToWin, Some(winner as u8)));
     }
     if r.battle_limit.is_some_and(|l| tally.battles >= l) {
-        return Some((EndReason::BattleLimit, hold.most_cards(in_game)));
+        return Some((EndReason::BattleLimit, most(in_game)));
     }
     None
 }

@@ -24,10 +24,16 @@ impl Rules {
     pub(crate) fn best_of(&self, contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
         match &self.compare {
             Compare::Ordered => {
-                let max = seats(contenders).map(|p| up[p]).max().unwrap_or(0);
-                seats(contenders)
-                    .filter(|&p| up[p] == max)
-                    .fold(0, |m, p| m | bit(p))
+                // One pass: the highest card so far and the seats that hold it.
+                let (mut max, mut best) = (0u8, 0u8);
+                for p in seats(contenders) {
+                    if up[p] > max {
+                        (max, best) = (up[p], bit(p));
+                    } else if up[p] == max {
+                        best |= bit(p);
+                    }
+                }
+                best
             }
             Compare::Table { values, beats } => {
                 // Undefeated cards win; a rock-paper-scissors round with none undefeated is a
@@ -110,17 +116,17 @@ impl Rules {
         match self.pickup {
             Pickup::Shuffled => {
                 for pot in pots {
-                    out.extend_from_slice(pot);
+                    append(out, pot);
                 }
                 rng.shuffle(out);
             }
             Pickup::WinnerFirst => {
-                out.extend_from_slice(pots[taker]);
-                others().for_each(|p| out.extend_from_slice(pots[p]));
+                append(out, pots[taker]);
+                others().for_each(|p| append(out, pots[p]));
             }
             Pickup::LoserFirst => {
-                others().for_each(|p| out.extend_from_slice(pots[p]));
-                out.extend_from_slice(pots[taker]);
+                others().for_each(|p| append(out, pots[p]));
+                append(out, pots[taker]);
             }
             Pickup::Played | Pickup::Seat => {
                 let layers = pots.iter().map(|p| p.len()).max().unwrap_or(0);
@@ -135,7 +141,7 @@ impl Rules {
             }
             Pickup::RankDesc | Pickup::RankAsc => {
                 for pot in pots {
-                    out.extend_from_slice(pot);
+                    append(out, pot);
                 }
                 out.sort_unstable();
                 if self.pickup == Pickup::RankDesc {
@@ -168,5 +174,18 @@ impl Rules {
                 order[(n - 1) / 2]
             }
         }
+    }
+}
+
+/// `out.extend_from_slice(pot)` for the pots of a battle, mostly one or two cards: a copy that
+/// small is cheaper card by card than through `memcpy`.
+#[inline(always)]
+fn append(out: &mut Vec<u8>, pot: &[u8]) {
+    if pot.len() <= 4 {
+        for &c in pot {
+            out.push(c);
+        }
+    } else {
+        out.extend_from_slice(pot);
     }
 }
