@@ -5,8 +5,9 @@
 //! same random draws; property tests compare them record for record):
 //! - [`HotLoop::General`]: the reference ([`crate::general`]) on ring buffers; it plays
 //!   whenever an observer watches.
-//! - [`HotLoop::Table`]: the same battle on the compact [`Seats`] layout, for every rule set:
-//!   3–4 players, and the 2-player options that touch every battle (prize, speed, hands).
+//! - [`HotLoop::Table`]: the table loop ([`crate::table`]) on the compact [`Seats`] layout, for
+//!   every rule set: plain battles of 3–4 players in a few steps, everything else (wars, prize,
+//!   speed, hands) by the general battle on the same seats.
 //! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for every other 2-player rule set.
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the classic shape.
 
@@ -20,7 +21,7 @@ use crate::rng::{GameRng, GameSeed};
 use crate::rules::Rules;
 use crate::seats::Seats;
 use crate::state::{Holdings, Scratch, State, Tally, bit};
-use crate::{block, duo, general};
+use crate::{block, duo, general, table};
 
 /// The loops that can play a game, most general first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -207,7 +208,7 @@ impl Engine {
         s.load(&self.st);
         match self.hot {
             HotLoop::General => unreachable!("played above"),
-            HotLoop::Table => general::run(r, t, s, &mut self.seat_saves, tally, rng, &mut Quiet),
+            HotLoop::Table => table::run(r, t, s, &mut self.seat_saves, tally, rng),
             HotLoop::Duo => {
                 let ctx = duo::Ctx {
                     r,

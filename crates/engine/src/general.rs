@@ -153,6 +153,24 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
             t.pots[p].extend_from_slice(first.cards(p));
         }
     }
+    contest(r, t, hold, tally, rng, obs, contenders, &mut up, forfeited)
+}
+
+/// The rest of a battle whose table cards are in `t.pots`: the fight among `contenders` (whose
+/// face-up cards are `up`), the winner's pick-up and the endings.
+#[allow(clippy::too_many_arguments)] // the battle so far, handed over by every loop
+#[inline]
+pub(crate) fn contest<H: Holdings, O: Observer>(
+    r: &Rules,
+    t: &mut Scratch,
+    hold: &mut H,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    obs: &mut O,
+    contenders: u8,
+    up: &mut [u8; MAX_PLAYERS],
+    mut forfeited: u8,
+) -> Option<End> {
     match fight(
         r,
         t,
@@ -161,7 +179,7 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
         rng,
         obs,
         contenders,
-        &mut up,
+        up,
         &mut forfeited,
         0,
     ) {
@@ -377,14 +395,13 @@ pub(crate) fn after<H: Holdings>(
     }
     let most = |mask: u8| most_cards(mask, |p| totals[p]);
     let was_in = hold.in_game();
-    let mut in_game = was_in;
-    let mut by_forfeit = false;
-    for p in seats(in_game) {
-        if forfeited & bit(p) != 0 || totals[p] == 0 {
-            in_game &= !bit(p);
-            by_forfeit |= forfeited & bit(p) != 0;
-        }
+    let mut empty = 0u8;
+    for (p, &total) in totals.iter().enumerate() {
+        empty |= u8::from(total == 0) << p;
     }
+    let out = was_in & (forfeited | empty);
+    let in_game = was_in & !out;
+    let by_forfeit = out & forfeited != 0;
     hold.set_in_game(in_game);
     tally.note_leader(most((1u8 << hold.players()) - 1).map(usize::from));
     if in_game.count_ones() == 1 {

@@ -31,6 +31,7 @@ mod rng;
 mod rules;
 mod seats;
 mod state;
+mod table;
 
 pub use cards::{CardSet, DeckKind};
 pub use deal::{Deal, DealError};
