@@ -24,6 +24,7 @@ use crate::rng::GameRng;
 use crate::rules::{Compare, OnEmpty, Pickup, Rules};
 use crate::seats::{SMALL_CAP, Seats};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally};
+use crate::table;
 
 /// One register holding the battle count (low 32 bits) and the lead changes (high 32 bits).
 pub(crate) const CHANGE: u64 = 1 << 32;
@@ -290,17 +291,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                     break Exit::Tie(a, b);
                 }
                 let winner = usize::from(outcome);
-                let swap = match PICK {
-                    pick::SHUFFLED => rng.bit_from(&mut bits),
-                    pick::SEAT => false,
-                    pick::WINNER => winner == 1,
-                    pick::LOSER => winner == 0,
-                    pick::DESC => b > a,
-                    _ => a > b,
-                };
-                let mask = 0u8.wrapping_sub(u8::from(swap));
-                let x = a ^ ((a ^ b) & mask);
-                let y = a ^ b ^ x;
+                let (x, y) = pair::<PICK>(winner, a, b, || rng.bit_from(&mut bits));
                 // The winner's tail, behind its stack and won pile. With one pile a seat's
                 // stack is all its cards, so seat 0's count `t0` is the only length carried.
                 let tail = match (TWO, winner) {
@@ -363,6 +354,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                     War::Won {
                         depth: dp,
                         forfeited: f,
+                        ..
                     } => (depth, forfeited) = (dp, f),
                     War::Draw => {
                         acc += note(&mut lead, s.total(0), total);
@@ -391,7 +383,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                 if s.same(&saves.tortoise) {
                     rng.put_bits(bits);
                     let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
-                        general::battle(r, t, s, tally, rng, &mut Quiet)
+                        step::<PICK, TABLE>(r, t, duel, s, tally, rng)
                     };
                     return cycle::finish_loop(s, saves, start, lam, &mut step);
                 }
@@ -411,7 +403,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                 rng.put_bits(bits);
                 let capped = record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end);
                 let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
-                    general::battle(r, t, s, tally, rng, &mut Quiet)
+                    step::<PICK, TABLE>(r, t, duel, s, tally, rng)
                 };
                 return cycle::past_cap(s, saves, start, capped, &mut step);
             }
@@ -422,10 +414,109 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
     record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end)
 }
 
+/// The pick-up of a battle without a war: the winner's two cards in the order `PICK` puts them
+/// (`shuffled` asks `coin` for one random bit).
+#[inline(always)]
+fn pair<const PICK: u8>(winner: usize, a: u8, b: u8, coin: impl FnOnce() -> bool) -> (u8, u8) {
+    let swap = match PICK {
+        pick::SHUFFLED => coin(),
+        pick::SEAT => false,
+        pick::WINNER => winner == 1,
+        pick::LOSER => winner == 0,
+        pick::DESC => b > a,
+        _ => a > b,
+    };
+    let mask = 0u8.wrapping_sub(u8::from(swap));
+    let x = a ^ ((a ^ b) & mask);
+    (x, a ^ b ^ x)
+}
+
+/// One battle of the two-seat rules on the seats in memory: how the replays that find a loop's
+/// start (and the check past the safety cap) play, at nearly the loop's own speed. Whatever
+/// is not a card against a card from two stacks is the table loop's step.
+#[inline]
+fn step<const PICK: u8, const TABLE: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    duel: &[u8],
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+) -> Option<End> {
+    if PICK == pick::SHUFFLED || s.l[0] == 0 || s.l[1] == 0 {
+        return table::step(r, t, s, tally, rng);
+    }
+    let (a, b) = (s.get(0, s.h[0]), s.get(1, s.h[1]));
+    for p in 0..2 {
+        s.h[p] += 1;
+        s.l[p] -= 1;
+    }
+    tally.battles += 1;
+    tally.cards_turned += 2;
+    let outcome = if TABLE {
+        duel[usize::from(a) * r.cards.values() + usize::from(b)]
+    } else if a == b {
+        2
+    } else {
+        u8::from(b > a)
+    };
+    if outcome == 2 {
+        return match war(r, t, s, tally, rng, duel, a, b) {
+            War::Won {
+                winner,
+                depth,
+                forfeited,
+            } => settled(r, s, tally, winner, depth, forfeited),
+            War::Draw => {
+                tally.note_leader(s.leader());
+                Some((EndReason::DrawInWar, None))
+            }
+        };
+    }
+    let winner = usize::from(outcome);
+    let (x, y) = pair::<PICK>(winner, a, b, || {
+        unreachable!("shuffled pick-up never loops")
+    });
+    s.give(r, winner, &[x, y]);
+    settled(r, s, tally, winner, 0, 0)
+}
+
+/// After a battle of [`step`]: the lead, who is out and the endings, from seat 0's count.
+#[inline]
+fn settled(
+    r: &Rules,
+    s: &mut Seats,
+    tally: &mut Tally,
+    winner: usize,
+    depth: u32,
+    forfeited: u8,
+) -> Option<End> {
+    let t0 = s.total(0);
+    let total = t0 + s.total(1);
+    tally.note_leader(match (2 * t0).cmp(&total) {
+        std::cmp::Ordering::Greater => Some(0),
+        std::cmp::Ordering::Less => Some(1),
+        std::cmp::Ordering::Equal => None,
+    });
+    if t0 == 0 || t0 == total {
+        s.in_game = 1 << winner;
+    } else if r.target_cards.is_none()
+        && r.min_cards.is_none()
+        && (depth == 0 || forfeited == 0 && r.wars_to_win.is_none())
+    {
+        return None;
+    }
+    counted_end(r, s, t0, total, depth, forfeited)
+}
+
 /// How a war of the two-seat loops ended.
 pub(crate) enum War {
-    /// Taken after `depth` wars; `forfeited` seats are out.
-    Won { depth: u32, forfeited: u8 },
+    /// `winner` took the table after `depth` wars; `forfeited` seats are out.
+    Won {
+        winner: usize,
+        depth: u32,
+        forfeited: u8,
+    },
     /// Both players ran out at once and took their cards back: a draw.
     Draw,
 }
@@ -497,6 +588,7 @@ pub(crate) fn war(
             }
             s.give(r, winner, &t.order);
             return War::Won {
+                winner,
                 depth,
                 forfeited: 0,
             };
@@ -509,6 +601,7 @@ pub(crate) fn war(
     if let Some(winner) = decided {
         general::settle(r, t, s, rng, winner, depth, 0);
         return War::Won {
+            winner,
             depth,
             forfeited: 0,
         };
@@ -528,7 +621,11 @@ pub(crate) fn war(
     ) {
         Fight::Won { winner, depth } => {
             general::settle(r, t, s, rng, winner, depth, forfeited);
-            War::Won { depth, forfeited }
+            War::Won {
+                winner,
+                depth,
+                forfeited,
+            }
         }
         Fight::Draw => {
             general::draw_in_war(t, s, &mut Tally::default(), &mut Quiet);

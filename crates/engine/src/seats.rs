@@ -163,30 +163,43 @@ impl Seats {
     #[inline]
     pub fn same_cards(&self, other: &Seats, p: usize) -> bool {
         let len = self.l[p] + self.m[p];
-        len == other.l[p] + other.m[p]
-            && (0..len).all(|i| self.get(p, self.h[p] + i) == other.get(p, other.h[p] + i))
+        if len != other.l[p] + other.m[p] {
+            return false;
+        }
+        let (h, oh) = (self.h[p], other.h[p]);
+        match (self.stretch(p, h, h + len), other.stretch(p, oh, oh + len)) {
+            (Some(a), Some(b)) => a == b,
+            _ => (0..len).all(|i| self.get(p, h + i) == other.get(p, oh + i)),
+        }
     }
 }
 
 impl Position for Seats {
     fn same(&self, o: &Seats) -> bool {
-        self.in_game == o.in_game
-            && self.l == o.l
+        // The counts first: they tell most positions apart.
+        self.l == o.l
             && self.m == o.m
+            && self.in_game == o.in_game
             && self.hand_len == o.hand_len
             && self.wars_won == o.wars_won
-            && (0..self.n).all(|p| {
-                let k = usize::from(self.hand_len[p]);
-                self.hands[p][..k] == o.hands[p][..k]
-            })
+            && (self.hand_len == [0; MAX_PLAYERS]
+                || (0..self.n).all(|p| {
+                    let k = usize::from(self.hand_len[p]);
+                    self.hands[p][..k] == o.hands[p][..k]
+                }))
             && (0..self.n).all(|p| self.same_cards(o, p))
     }
 
     fn copy_from(&mut self, o: &Seats) {
         for p in 0..self.n {
-            let len = o.l[p] + o.m[p];
-            for i in 0..len {
-                self.set(p, i, o.get(p, o.h[p] + i));
+            let (h, len) = (o.h[p], o.l[p] + o.m[p]);
+            match o.stretch(p, h, h + len) {
+                Some(cards) => self.put(p, 0, cards),
+                None => {
+                    for i in 0..len {
+                        self.set(p, i, o.get(p, h + i));
+                    }
+                }
             }
             self.h[p] = 0;
         }

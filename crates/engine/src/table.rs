@@ -43,6 +43,23 @@ pub(crate) fn run(
     cycle::brent(s, saves, tally, cap, &mut step)
 }
 
+/// One battle of any rule set on the seats: [`battle`] where the rules are plain, the general
+/// battle otherwise. The two-seat loop replays with it to find a loop's start.
+#[inline]
+pub(crate) fn step(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+) -> Option<End> {
+    if plain(r) {
+        battle(r, t, s, tally, rng)
+    } else {
+        general::battle(r, t, s, tally, rng, &mut Quiet)
+    }
+}
+
 /// Whether every battle's opening is one card per seat from the top of its stack.
 fn plain(r: &Rules) -> bool {
     !r.prize && r.speed.is_none() && r.hand == 0 && r.two_pile != Some(OnEmpty::Lose)
