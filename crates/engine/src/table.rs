@@ -11,9 +11,9 @@ use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{OnEmpty, Rules};
+use crate::rules::{OnEmpty, Pickup, Rules};
 use crate::seats::Seats;
-use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, seats};
+use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, most_cards};
 
 /// Plays a dealt game to its end, as [`general::run`] does.
 pub(crate) fn run(
@@ -27,11 +27,26 @@ pub(crate) fn run(
     if !plain(r) {
         return general::run(r, t, s, saves, tally, rng, &mut Quiet);
     }
+    match r.players {
+        2 => run_with::<2>(r, t, s, saves, tally, rng),
+        3 => run_with::<3>(r, t, s, saves, tally, rng),
+        _ => run_with::<4>(r, t, s, saves, tally, rng),
+    }
+}
+
+fn run_with<const N: usize>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    saves: &mut Saves<Seats>,
+    tally: Tally,
+    rng: &mut GameRng,
+) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
     let mut tally = tally;
     if !r.detects_cycles() {
         loop {
-            if let Some((end, w)) = battle(r, t, s, &mut tally, rng) {
+            if let Some((end, w)) = battle::<N>(r, t, s, &mut tally, rng) {
                 return tally.record(end, w, None);
             }
             if tally.battles >= cap {
@@ -39,7 +54,7 @@ pub(crate) fn run(
             }
         }
     }
-    let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| battle(r, t, s, tally, rng);
+    let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N>(r, t, s, tally, rng);
     cycle::brent(s, saves, tally, cap, &mut step)
 }
 
@@ -54,7 +69,11 @@ pub(crate) fn step(
     rng: &mut GameRng,
 ) -> Option<End> {
     if plain(r) {
-        battle(r, t, s, tally, rng)
+        match r.players {
+            2 => battle::<2>(r, t, s, tally, rng),
+            3 => battle::<3>(r, t, s, tally, rng),
+            _ => battle::<4>(r, t, s, tally, rng),
+        }
     } else {
         general::battle(r, t, s, tally, rng, &mut Quiet)
     }
@@ -65,9 +84,9 @@ fn plain(r: &Rules) -> bool {
     !r.prize && r.speed.is_none() && r.hand == 0 && r.two_pile != Some(OnEmpty::Lose)
 }
 
-/// One battle under [`plain`] rules.
+/// One battle under [`plain`] rules with `N` seats at the table.
 #[inline]
-fn battle(
+fn battle<const N: usize>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -75,32 +94,68 @@ fn battle(
     rng: &mut GameRng,
 ) -> Option<End> {
     let in_game = s.in_game;
-    if seats(in_game).any(|p| s.l[p] == 0) {
+    // Seats in a fixed order of `N` steps rather than the bits of the mask.
+    let playing = |p: usize| in_game & bit(p) != 0;
+    if (0..N).any(|p| playing(p) && s.l[p] == 0) {
         // A won pile to turn over first.
         return general::battle(r, t, s, tally, rng, &mut Quiet);
     }
+    // Every player still in turns up the top card of its stack.
     tally.battles += 1;
     tally.cards_turned += u64::from(in_game.count_ones());
     let mut up = [0u8; MAX_PLAYERS];
-    for p in seats(in_game) {
-        up[p] = s.get(p, s.h[p]);
-        s.h[p] += 1;
-        s.l[p] -= 1;
+    for (p, card) in up.iter_mut().enumerate().take(N) {
+        if playing(p) {
+            *card = s.get(p, s.h[p]);
+            s.h[p] += 1;
+            s.l[p] -= 1;
+        }
     }
     let best = r.best_of(in_game, &up);
     if best.count_ones() != 1 {
         t.clear();
-        for p in seats(in_game) {
+        for p in (0..N).filter(|&p| playing(p)) {
             t.pots[p].push(up[p]);
         }
         return general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0);
     }
     let winner = best.trailing_zeros() as usize;
-    let mut pots: [&[u8]; MAX_PLAYERS] = [&[]; MAX_PLAYERS];
-    for p in seats(in_game) {
-        pots[p] = std::slice::from_ref(&up[p]);
+    // The pick-up of one card per player: `order_pickup` on pots of one card.
+    let mut cards = [0u8; MAX_PLAYERS];
+    let mut k = 0;
+    let mut put = |c: u8| {
+        cards[k] = c;
+        k += 1;
+    };
+    let others = (0..N).filter(|&p| p != winner && playing(p));
+    match r.pickup {
+        Pickup::WinnerFirst | Pickup::Played => {
+            put(up[winner]);
+            others.for_each(|p| put(up[p]));
+        }
+        Pickup::LoserFirst => {
+            others.for_each(|p| put(up[p]));
+            put(up[winner]);
+        }
+        _ => (0..N).filter(|&p| playing(p)).for_each(|p| put(up[p])),
     }
-    r.order_pickup(winner, &pots[..r.players], &mut t.order, rng);
-    s.give(r, winner, &t.order);
-    general::after(r, s, tally, winner, 0, 0)
+    let cards = &mut cards[..k];
+    match r.pickup {
+        Pickup::Shuffled => rng.shuffle(cards),
+        Pickup::RankAsc => cards.sort_unstable(),
+        Pickup::RankDesc => cards.sort_unstable_by(|a, b| b.cmp(a)),
+        _ => {}
+    }
+    s.give(r, winner, cards);
+    // Nobody forfeited: a player is out only if it has no card left.
+    let mut totals = [0usize; MAX_PLAYERS];
+    for (p, total) in totals.iter_mut().enumerate().take(N) {
+        *total = s.l[p] + s.m[p];
+    }
+    let out = (0..N).any(|p| playing(p) && totals[p] == 0);
+    if out || r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some() {
+        return general::after(r, s, tally, winner, 0, 0);
+    }
+    tally.note_leader(most_cards((1 << N) - 1, |p| totals[p]).map(usize::from));
+    None
 }
