@@ -1,10 +1,11 @@
 //! The table loop: every rule set the two-seat loop does not play (3–4 players; prize, speed,
 //! hands), on the compact [`Seats`] layout.
 //!
-//! A plain battle (no prize, no speed grab, no hand, every seat turning up the top card of its
-//! stack) is played here in a few steps: the face-up cards straight from the rings, the best
-//! card, the pick-up. A tie goes on in the general loop's [`contest`](general::contest) from
-//! there; every other battle is the general [`battle`](general::battle) on the same seats.
+//! A battle whose opening comes from the top of the stacks (a prize where the rules have one,
+//! then the face-up card; no hands) is played here in `N` fixed steps for `N` seats: the cards
+//! straight from the rings, the speed grab, the best card, the pick-up, the lead. A tie goes on
+//! in the general loop's [`contest`](general::contest) from there; short stacks, hands and
+//! `on_empty = lose` are the general [`battle`](general::battle) on the same seats.
 
 use crate::cycle::{self, Saves};
 use crate::general;
@@ -27,14 +28,17 @@ pub(crate) fn run(
     if !plain(r) {
         return general::run(r, t, s, saves, tally, rng, &mut Quiet);
     }
-    match r.players {
-        2 => run_with::<2>(r, t, s, saves, tally, rng),
-        3 => run_with::<3>(r, t, s, saves, tally, rng),
-        _ => run_with::<4>(r, t, s, saves, tally, rng),
+    match (r.players, r.prize) {
+        (2, false) => run_with::<2, false>(r, t, s, saves, tally, rng),
+        (3, false) => run_with::<3, false>(r, t, s, saves, tally, rng),
+        (_, false) => run_with::<4, false>(r, t, s, saves, tally, rng),
+        (2, true) => run_with::<2, true>(r, t, s, saves, tally, rng),
+        (3, true) => run_with::<3, true>(r, t, s, saves, tally, rng),
+        (_, true) => run_with::<4, true>(r, t, s, saves, tally, rng),
     }
 }
 
-fn run_with<const N: usize>(
+fn run_with<const N: usize, const PRIZE: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -46,7 +50,7 @@ fn run_with<const N: usize>(
     let mut tally = tally;
     if !r.detects_cycles() {
         loop {
-            if let Some((end, w)) = battle::<N>(r, t, s, &mut tally, rng) {
+            if let Some((end, w)) = battle::<N, PRIZE>(r, t, s, &mut tally, rng) {
                 return tally.record(end, w, None);
             }
             if tally.battles >= cap {
@@ -54,7 +58,8 @@ fn run_with<const N: usize>(
             }
         }
     }
-    let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N>(r, t, s, tally, rng);
+    let mut step =
+        |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE>(r, t, s, tally, rng);
     cycle::brent(s, saves, tally, cap, &mut step)
 }
 
@@ -69,24 +74,28 @@ pub(crate) fn step(
     rng: &mut GameRng,
 ) -> Option<End> {
     if plain(r) {
-        match r.players {
-            2 => battle::<2>(r, t, s, tally, rng),
-            3 => battle::<3>(r, t, s, tally, rng),
-            _ => battle::<4>(r, t, s, tally, rng),
+        match (r.players, r.prize) {
+            (2, false) => battle::<2, false>(r, t, s, tally, rng),
+            (3, false) => battle::<3, false>(r, t, s, tally, rng),
+            (_, false) => battle::<4, false>(r, t, s, tally, rng),
+            (2, true) => battle::<2, true>(r, t, s, tally, rng),
+            (3, true) => battle::<3, true>(r, t, s, tally, rng),
+            (_, true) => battle::<4, true>(r, t, s, tally, rng),
         }
     } else {
         general::battle(r, t, s, tally, rng, &mut Quiet)
     }
 }
 
-/// Whether every battle's opening is one card per seat from the top of its stack.
+/// Whether every battle's opening comes from the top of the stacks (a prize, if the rules have
+/// one, then the face-up card): no hands, and no player out by an empty stack.
 fn plain(r: &Rules) -> bool {
-    !r.prize && r.speed.is_none() && r.hand == 0 && r.two_pile != Some(OnEmpty::Lose)
+    r.hand == 0 && r.two_pile != Some(OnEmpty::Lose)
 }
 
-/// One battle under [`plain`] rules with `N` seats at the table.
+/// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`: the rules' `prize`).
 #[inline]
-fn battle<const N: usize>(
+fn battle<const N: usize, const PRIZE: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -96,48 +105,80 @@ fn battle<const N: usize>(
     let in_game = s.in_game;
     // Seats in a fixed order of `N` steps rather than the bits of the mask.
     let playing = |p: usize| in_game & bit(p) != 0;
-    if (0..N).any(|p| playing(p) && s.l[p] == 0) {
-        // A won pile to turn over first.
+    // With a stack this long, every player gives its prize (if the rules have one) and turns up
+    // a card straight from its stack; shorter stacks (a pile to turn over, a prize not given)
+    // are the general battle's.
+    let need = 1 + usize::from(PRIZE);
+    if (0..N).any(|p| playing(p) && s.l[p] < need) {
         return general::battle(r, t, s, tally, rng, &mut Quiet);
     }
-    // Every player still in turns up the top card of its stack.
     tally.battles += 1;
-    tally.cards_turned += u64::from(in_game.count_ones());
+    tally.cards_turned += (need * in_game.count_ones() as usize) as u64;
+    let mut prize = [0u8; MAX_PLAYERS];
     let mut up = [0u8; MAX_PLAYERS];
-    for (p, card) in up.iter_mut().enumerate().take(N) {
-        if playing(p) {
-            *card = s.get(p, s.h[p]);
+    for p in (0..N).filter(|&p| playing(p)) {
+        if PRIZE {
+            prize[p] = s.get(p, s.h[p]);
             s.h[p] += 1;
             s.l[p] -= 1;
         }
+        up[p] = s.get(p, s.h[p]);
+        s.h[p] += 1;
+        s.l[p] -= 1;
     }
-    let best = r.best_of(in_game, &up);
+    // The faster player grabs the cards before they are compared.
+    let grab = r.speed.is_some_and(|th| playing(0) && rng.next_u64() < th);
+    let best = if grab { 1 } else { r.best_of(in_game, &up) };
     if best.count_ones() != 1 {
         t.clear();
         for p in (0..N).filter(|&p| playing(p)) {
+            if PRIZE {
+                t.pots[p].push(prize[p]);
+            }
             t.pots[p].push(up[p]);
         }
         return general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0);
     }
     let winner = best.trailing_zeros() as usize;
-    // The pick-up of one card per player: `order_pickup` on pots of one card.
-    let mut cards = [0u8; MAX_PLAYERS];
+    // The pick-up: `order_pickup` on pots of the same few layers (the prizes, if any, then the
+    // face-up cards), written out for them.
+    let layers: &[[u8; MAX_PLAYERS]] = if PRIZE { &[prize, up] } else { &[up] };
+    // The order of the pots: the winner's first, last, or the seats in order.
+    let mut pots = [0usize; MAX_PLAYERS];
+    let mut n = 0;
+    let winner_first = matches!(r.pickup, Pickup::WinnerFirst | Pickup::Played);
+    if winner_first {
+        pots[0] = winner;
+        n = 1;
+    }
+    for p in 0..N {
+        if playing(p) && !(p == winner && (winner_first || r.pickup == Pickup::LoserFirst)) {
+            pots[n] = p;
+            n += 1;
+        }
+    }
+    if r.pickup == Pickup::LoserFirst {
+        pots[n] = winner;
+        n += 1;
+    }
+    let mut cards = [0u8; 2 * MAX_PLAYERS];
     let mut k = 0;
-    let mut put = |c: u8| {
-        cards[k] = c;
-        k += 1;
-    };
-    let others = (0..N).filter(|&p| p != winner && playing(p));
-    match r.pickup {
-        Pickup::WinnerFirst | Pickup::Played => {
-            put(up[winner]);
-            others.for_each(|p| put(up[p]));
+    if matches!(r.pickup, Pickup::Played | Pickup::Seat) {
+        // Layer by layer.
+        for l in layers {
+            for &p in &pots[..n] {
+                cards[k] = l[p];
+                k += 1;
+            }
         }
-        Pickup::LoserFirst => {
-            others.for_each(|p| put(up[p]));
-            put(up[winner]);
+    } else {
+        // Pot by pot.
+        for &p in &pots[..n] {
+            for l in layers {
+                cards[k] = l[p];
+                k += 1;
+            }
         }
-        _ => (0..N).filter(|&p| playing(p)).for_each(|p| put(up[p])),
     }
     let cards = &mut cards[..k];
     match r.pickup {
@@ -147,7 +188,20 @@ fn battle<const N: usize>(
         _ => {}
     }
     s.give(r, winner, cards);
-    // Nobody forfeited: a player is out only if it has no card left.
+    after::<N>(r, s, tally, winner, in_game)
+}
+
+/// After a battle of [`battle`]: nobody forfeited, so a player is out only if it has no card
+/// left; the endings that count cards are the general [`after`](general::after)'s.
+#[inline(always)]
+fn after<const N: usize>(
+    r: &Rules,
+    s: &mut Seats,
+    tally: &mut Tally,
+    winner: usize,
+    in_game: u8,
+) -> Option<End> {
+    let playing = |p: usize| in_game & bit(p) != 0;
     let mut totals = [0usize; MAX_PLAYERS];
     for (p, total) in totals.iter_mut().enumerate().take(N) {
         *total = s.l[p] + s.m[p];
