@@ -1,11 +1,12 @@
 //! The table loop: every rule set the two-seat loop does not play (3–4 players; prize, speed,
 //! hands), on the compact [`Seats`] layout.
 //!
-//! A battle whose opening comes from the top of the stacks (a prize where the rules have one,
-//! then the face-up card; no hands) is played here in `N` fixed steps for `N` seats: the cards
-//! straight from the rings, the speed grab, the best card, the pick-up, the lead. A tie goes on
-//! in the general loop's [`contest`](general::contest) from there; short stacks, hands and
-//! `on_empty = lose` are the general [`battle`](general::battle) on the same seats.
+//! A battle whose opening is a prize (where the rules have one) and a face-up card from the top
+//! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
+//! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. A
+//! tie goes on in the general loop's [`contest`](general::contest) from there; short stacks,
+//! prizes with hands and `on_empty = lose` are the general [`battle`](general::battle) on the
+//! same seats.
 
 use crate::cycle::{self, Saves};
 use crate::general;
@@ -90,7 +91,7 @@ pub(crate) fn step(
 /// Whether every battle's opening comes from the top of the stacks (a prize, if the rules have
 /// one, then the face-up card): no hands, and no player out by an empty stack.
 fn plain(r: &Rules) -> bool {
-    r.hand == 0 && r.two_pile != Some(OnEmpty::Lose)
+    !(r.hand > 0 && r.prize) && r.two_pile != Some(OnEmpty::Lose)
 }
 
 /// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`: the rules' `prize`).
@@ -108,8 +109,18 @@ fn battle<const N: usize, const PRIZE: bool>(
     // With a stack this long, every player gives its prize (if the rules have one) and turns up
     // a card straight from its stack; shorter stacks (a pile to turn over, a prize not given)
     // are the general battle's.
+    // In hand mode every player still in holds a card to play (hands grow back after each
+    // battle), and the hand refills itself.
+    let hands = r.hand > 0;
     let need = 1 + usize::from(PRIZE);
-    if (0..N).any(|p| playing(p) && s.l[p] < need) {
+    let short = |p: usize| {
+        if hands {
+            s.hand_len[p] == 0
+        } else {
+            s.l[p] < need
+        }
+    };
+    if (0..N).any(|p| playing(p) && short(p)) {
         return general::battle(r, t, s, tally, rng, &mut Quiet);
     }
     tally.battles += 1;
@@ -122,9 +133,13 @@ fn battle<const N: usize, const PRIZE: bool>(
             s.h[p] += 1;
             s.l[p] -= 1;
         }
-        up[p] = s.get(p, s.h[p]);
-        s.h[p] += 1;
-        s.l[p] -= 1;
+        if hands {
+            up[p] = s.draw_up(r, p, rng);
+        } else {
+            up[p] = s.get(p, s.h[p]);
+            s.h[p] += 1;
+            s.l[p] -= 1;
+        }
     }
     // The faster player grabs the cards before they are compared.
     let grab = r.speed.is_some_and(|th| playing(0) && rng.next_u64() < th);
@@ -188,6 +203,11 @@ fn battle<const N: usize, const PRIZE: bool>(
         _ => {}
     }
     s.give(r, winner, cards);
+    if hands {
+        for p in 0..N {
+            s.top_up(r, p, rng);
+        }
+    }
     after::<N>(r, s, tally, winner, in_game)
 }
 
@@ -204,7 +224,7 @@ fn after<const N: usize>(
     let playing = |p: usize| in_game & bit(p) != 0;
     let mut totals = [0usize; MAX_PLAYERS];
     for (p, total) in totals.iter_mut().enumerate().take(N) {
-        *total = s.l[p] + s.m[p];
+        *total = s.total(p);
     }
     let out = (0..N).any(|p| playing(p) && totals[p] == 0);
     if out || r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some() {
