@@ -291,23 +291,25 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                     break Exit::Tie(a, b);
                 }
                 let winner = usize::from(outcome);
-                let (x, y) = pair::<PICK>(winner, a, b, || rng.bit_from(&mut bits));
+                // The random bit only where the order is shuffled (a closure here would keep `bits`
+                // out of a register).
+                let coin = PICK == pick::SHUFFLED && rng.bit_from(&mut bits);
+                let (x, y) = pair::<PICK>(winner, a, b, coin);
                 // The winner's tail, behind its stack and won pile. With one pile a seat's
                 // stack is all its cards, so seat 0's count `t0` is the only length carried.
-                let tail = match (TWO, winner) {
-                    (true, 1) => g.h1 + g.l1 + g.m1,
-                    (true, _) => g.h0 + g.l0 + g.m0,
-                    (false, 1) => g.h1 + (total - t0) - 1,
-                    (false, _) => g.h0 + t0 - 1,
+                // Who wins is a coin toss to the branch predictor: both tails are computed and
+                // one is picked by a mask.
+                let (tail0, tail1) = if TWO {
+                    (g.h0 + g.l0 + g.m0, g.h1 + g.l1 + g.m1)
+                } else {
+                    (g.h0 + t0 - 1, g.h1 + (total - t0) - 1)
                 };
+                let tail = tail0 ^ ((tail0 ^ tail1) & 0usize.wrapping_sub(winner));
                 d.set(winner, tail, x);
                 d.set(winner, tail + 1, y);
                 if TWO {
-                    if winner == 1 {
-                        g.m1 += 2;
-                    } else {
-                        g.m0 += 2;
-                    }
+                    g.m0 += 2 * (1 - winner);
+                    g.m1 += 2 * winner;
                 }
                 t0 = t0 + 1 - 2 * winner;
                 acc += note(&mut lead, t0, total);
@@ -415,11 +417,11 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
 }
 
 /// The pick-up of a battle without a war: the winner's two cards in the order `PICK` puts them
-/// (`shuffled` asks `coin` for one random bit).
+/// (`shuffled` swaps them on the random bit `coin`).
 #[inline(always)]
-fn pair<const PICK: u8>(winner: usize, a: u8, b: u8, coin: impl FnOnce() -> bool) -> (u8, u8) {
+fn pair<const PICK: u8>(winner: usize, a: u8, b: u8, coin: bool) -> (u8, u8) {
     let swap = match PICK {
-        pick::SHUFFLED => coin(),
+        pick::SHUFFLED => coin,
         pick::SEAT => false,
         pick::WINNER => winner == 1,
         pick::LOSER => winner == 0,
@@ -474,9 +476,8 @@ fn step<const PICK: u8, const TABLE: bool>(
         };
     }
     let winner = usize::from(outcome);
-    let (x, y) = pair::<PICK>(winner, a, b, || {
-        unreachable!("shuffled pick-up never loops")
-    });
+    // Shuffled pick-up never loops: no replay plays it.
+    let (x, y) = pair::<PICK>(winner, a, b, false);
     s.give(r, winner, &[x, y]);
     settled(r, s, tally, winner, 0, 0)
 }

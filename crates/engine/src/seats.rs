@@ -129,12 +129,7 @@ impl Seats {
     #[inline]
     fn put(&mut self, p: usize, pos: usize, cards: &[u8]) {
         let start = pos & (self.cap - 1);
-        if cards.len() <= 4 {
-            // A battle's few cards: cheaper one by one than through `memcpy`.
-            for (i, &c) in cards.iter().enumerate() {
-                self.set(p, pos + i, c);
-            }
-        } else if start + cards.len() <= self.cap {
+        if start + cards.len() <= self.cap {
             let at = p * self.cap + start;
             self.buf[at..at + cards.len()].copy_from_slice(cards);
         } else {
