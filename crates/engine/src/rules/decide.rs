@@ -24,16 +24,16 @@ impl Rules {
     pub(crate) fn best_of(&self, contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
         match &self.compare {
             Compare::Ordered => {
-                // One pass: the highest card so far and the seats that hold it.
-                let (mut max, mut best) = (0u8, 0u8);
-                for p in seats(contenders) {
-                    if up[p] > max {
-                        (max, best) = (up[p], bit(p));
-                    } else if up[p] == max {
-                        best |= bit(p);
-                    }
-                }
-                best
+                // The highest card, then the seats that hold it, without a branch on the cards
+                // (which seat wins is what a branch predictor cannot guess).
+                let playing = |p: usize| (contenders >> p) & 1;
+                let max = (0..MAX_PLAYERS)
+                    .map(|p| up[p] * playing(p))
+                    .max()
+                    .unwrap_or(0);
+                (0..MAX_PLAYERS).fold(0, |m, p| {
+                    m | (playing(p) & u8::from(up[p] == max)) << p
+                })
             }
             Compare::Table { values, beats } => {
                 // Undefeated cards win; a rock-paper-scissors round with none undefeated is a
