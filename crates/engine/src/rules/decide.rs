@@ -31,9 +31,7 @@ impl Rules {
                     .map(|p| up[p] * playing(p))
                     .max()
                     .unwrap_or(0);
-                (0..MAX_PLAYERS).fold(0, |m, p| {
-                    m | (playing(p) & u8::from(up[p] == max)) << p
-                })
+                (0..MAX_PLAYERS).fold(0, |m, p| m | (playing(p) & u8::from(up[p] == max)) << p)
             }
             Compare::Table { values, beats } => {
                 // Undefeated cards win; a rock-paper-scissors round with none undefeated is a
