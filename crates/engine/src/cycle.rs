@@ -47,6 +47,29 @@ impl<P, F: FnMut(&mut P, &mut Tally, bool) -> Option<End>> Step<P> for F {
     }
 }
 
+/// Plays a game from `live` to its end with `step`: Brent's loop detection where `cycles`
+/// (deterministic rules without a limit), otherwise battle after battle up to the safety cap.
+pub(crate) fn play_out<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    mut tally: Tally,
+    cap: u64,
+    cycles: bool,
+    step: &mut impl Step<P>,
+) -> GameRecord {
+    if cycles {
+        return brent(live, saves, tally, cap, step);
+    }
+    loop {
+        if let Some((end, w)) = step.step(live, &mut tally, true) {
+            return tally.record(end, w, None);
+        }
+        if tally.battles >= cap {
+            return tally.record(EndReason::Capped, None, None);
+        }
+    }
+}
+
 /// Plays from `live` (the tally holding what came before) until the game ends, the safety cap
 /// `cap` is reached, or a position repeats. Brent: the tortoise jumps to the hare at every
 /// power of two; the first time they meet, the battles since the jump are the period.

@@ -27,17 +27,6 @@ pub(crate) fn run<H: Holdings + Position, O: Observer>(
     obs: &mut O,
 ) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    let mut tally = tally;
-    if !r.detects_cycles() {
-        loop {
-            if let Some((end, w)) = battle(r, t, hold, &mut tally, rng, obs) {
-                return tally.record(end, w, None);
-            }
-            if tally.battles >= cap {
-                return tally.record(EndReason::Capped, None, None);
-            }
-        }
-    }
     let mut step = |hold: &mut H, tally: &mut Tally, observed: bool| {
         if observed {
             battle(r, t, hold, tally, rng, obs)
@@ -45,7 +34,7 @@ pub(crate) fn run<H: Holdings + Position, O: Observer>(
             battle(r, t, hold, tally, rng, &mut Quiet)
         }
     };
-    cycle::brent(hold, saves, tally, cap, &mut step)
+    cycle::play_out(hold, saves, tally, cap, r.detects_cycles(), &mut step)
 }
 
 /// Plays one battle (a war, however deep, included). Returns the end of the game if it ended.

@@ -11,7 +11,7 @@
 use crate::cycle::{self, Saves};
 use crate::general;
 use crate::observe::Quiet;
-use crate::record::{EndReason, GameRecord};
+use crate::record::GameRecord;
 use crate::rng::GameRng;
 use crate::rules::{OnEmpty, Pickup, Rules};
 use crate::seats::Seats;
@@ -48,20 +48,9 @@ fn run_with<const N: usize, const PRIZE: bool>(
     rng: &mut GameRng,
 ) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    let mut tally = tally;
-    if !r.detects_cycles() {
-        loop {
-            if let Some((end, w)) = battle::<N, PRIZE>(r, t, s, &mut tally, rng) {
-                return tally.record(end, w, None);
-            }
-            if tally.battles >= cap {
-                return tally.record(EndReason::Capped, None, None);
-            }
-        }
-    }
     let mut step =
         |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE>(r, t, s, tally, rng);
-    cycle::brent(s, saves, tally, cap, &mut step)
+    cycle::play_out(s, saves, tally, cap, r.detects_cycles(), &mut step)
 }
 
 /// One battle of any rule set on the seats: [`battle`] where the rules are plain, the general
