@@ -97,9 +97,8 @@ fn battle<const N: usize, const PRIZE: bool>(
     let playing = |p: usize| in_game & bit(p) != 0;
     // With a stack this long, every player gives its prize (if the rules have one) and turns up
     // a card straight from its stack; shorter stacks (a pile to turn over, a prize not given)
-    // are the general battle's.
-    // In hand mode every player still in holds a card to play (hands grow back after each
-    // battle), and the hand refills itself.
+    // are the general battle's. In hand mode every player still in holds a card to play (hands
+    // grow back after each battle), and the hand refills itself.
     let hands = r.hand > 0;
     let need = 1 + usize::from(PRIZE);
     let short = |p: usize| {
