@@ -338,16 +338,11 @@ fn run(cli: Cli) -> Result<()> {
                 }
             };
             let deal = match (deal, deck_order) {
-                (Some(d), _) => Some(
-                    warlab_experiment::check_deal(&rules, &d)
-                        .map_err(|e| e.to_string())
-                        .and_then(|()| Deal::parse(&rules, &d).map_err(|e| e.to_string()))
-                        .map_err(|e| input_error(format!("--deal: {e}")))?,
-                ),
+                (Some(d), _) => {
+                    Some(Deal::parse(&rules, &d).map_err(|e| input_error(format!("--deal: {e}")))?)
+                }
                 (None, Some(d)) => Some(
-                    warlab_experiment::check_deal(&rules, &d)
-                        .map_err(|e| e.to_string())
-                        .and_then(|()| Deal::from_deck_order(&rules, &d).map_err(|e| e.to_string()))
+                    Deal::from_deck_order(&rules, &d)
                         .map_err(|e| input_error(format!("--deck-order: {e}")))?,
                 ),
                 // A variant with a fixed deal plays it in every game.

@@ -25,6 +25,7 @@ impl Deal {
     /// `"QS 8C AD / 9H 8D KC"`. Cards are `QS`, `10H`, `JK` (suits optional, ignored by the
     /// game) or rank numbers for custom decks. A deal may use fewer cards than the deck has.
     pub fn parse(rules: &Rules, text: &str) -> Result<Deal, DealError> {
+        check_text(rules, text)?;
         let parts: Vec<&str> = text
             .split(['/', '|', '\n'])
             .map(str::trim)
@@ -48,6 +49,7 @@ impl Deal {
     /// the first card dealt is the top of seat 0's stack. Cards past the last full round are set
     /// aside.
     pub fn from_deck_order(rules: &Rules, text: &str) -> Result<Deal, DealError> {
+        check_text(rules, text)?;
         let order = Self::cards(rules, text)?;
         if order.len() != rules.cards().total() {
             return Err(DealError(format!(
@@ -128,4 +130,53 @@ impl Deal {
             .collect::<Vec<_>>()
             .join(" / ")
     }
+}
+
+/// What the deal's text says beyond the card values the engine keeps: no seat left empty
+/// between `/` (or `|`) separators, and no card named with the same suit more often than the
+/// deck holds it (`"AS AS / KS KD"` with one deck).
+fn check_text(rules: &Rules, text: &str) -> Result<(), DealError> {
+    if text.contains(['/', '|']) {
+        for (i, seat) in text.split(['/', '|']).enumerate() {
+            if seat.trim().is_empty() {
+                return Err(DealError(format!(
+                    "bad deal: seat {i} has no cards (an empty stack between separators in `{}`)",
+                    text.trim()
+                )));
+            }
+        }
+    }
+    let cards = rules.cards();
+    let mut seen: std::collections::HashMap<(u8, char), u32> = std::collections::HashMap::new();
+    for token in text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/' | '|'))
+        .filter(|t| !t.is_empty())
+    {
+        let upper = token.to_ascii_uppercase();
+        let Some(suit) = upper
+            .chars()
+            .last()
+            .filter(|c| matches!(c, 'S' | 'H' | 'D' | 'C'))
+        else {
+            continue;
+        };
+        let rank = &upper[..upper.len() - 1];
+        if upper == "JK" || rank.is_empty() {
+            continue;
+        }
+        // Only a token read as rank + suit counts; bad tokens are reported where they are read.
+        let Ok(value) = cards.parse_card(rank) else {
+            continue;
+        };
+        let per_suit = cards.copies[usize::from(value)] / 4;
+        let n = seen.entry((value, suit)).or_default();
+        *n += 1;
+        if *n > per_suit {
+            return Err(DealError(format!(
+                "bad deal: `{token}` is dealt {} times; the deck holds {per_suit} of it",
+                *n
+            )));
+        }
+    }
+    Ok(())
 }

@@ -40,6 +40,28 @@ fn suits_never_matter() {
 // ---- short_war ----
 const SHORT_DEAL: &str = "7S 2C AS / 7H 3C 4C 5C KH 9D";
 
+/// A deal names each card at most as often as the deck holds it with that suit, and leaves no
+/// seat empty; a rank without a suit may repeat up to the deck's copies.
+#[test]
+fn deals_are_checked_against_the_deck() {
+    let one = rules(&[]);
+    let err = Deal::parse(&one, "AS AS / KS KD").unwrap_err().to_string();
+    assert!(
+        err.contains("`AS` is dealt 2 times; the deck holds 1"),
+        "{err}"
+    );
+    let err = Deal::parse(&one, "AS / / KS").unwrap_err().to_string();
+    assert!(err.contains("has no cards"), "{err}");
+    assert!(Deal::parse(&one, "A A / K K").is_ok());
+    assert!(Deal::parse(&one, "AS AH / KS KD").is_ok());
+    let two = rules(&[("decks", "2")]);
+    assert!(Deal::parse(&two, "AS AS / KS KD").is_ok());
+    let err = Deal::parse(&two, "AS AS AS / KS KD")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("the deck holds 2"), "{err}");
+}
+
 #[test]
 fn short_all_but_last() {
     // Seat 0 has 2 cards after the tie: 1 down (2♣), the last (A♠) up; A beats K.

@@ -55,7 +55,6 @@ impl RuleSet for Rules {
         options.to_pairs()
     }
     fn deal(&self, text: &str) -> Result<warlab_engine::Deal, String> {
-        check_deal(self, text)?;
         warlab_engine::Deal::parse(self, text).map_err(|e| e.to_string())
     }
     fn deterministic(&self) -> bool {
@@ -180,59 +179,6 @@ pub fn check_table_value(value: &str) -> Result<(), String> {
                     "`{k}` is given twice in `{value}`: each key at most once"
                 ));
             }
-        }
-    }
-    Ok(())
-}
-
-/// Checks a War deal's text beyond what the engine reads (it keeps card values only): no seat
-/// left empty between `/` (or `|`) separators, and no card named with the same suit more
-/// often than the deck holds it (`"AS AS / KS KD"` with one deck).
-pub fn check_deal(rules: &Rules, text: &str) -> Result<(), String> {
-    if text.contains(['/', '|']) {
-        for (i, seat) in text.split(['/', '|']).enumerate() {
-            if seat.trim().is_empty() {
-                return Err(format!(
-                    "bad deal: seat {i} has no cards (an empty stack between separators in `{}`)",
-                    text.trim()
-                ));
-            }
-        }
-    }
-    let cards = rules.cards();
-    let mut copies = vec![0u32; cards.values()];
-    for v in cards.fresh_deck() {
-        copies[usize::from(v)] += 1;
-    }
-    let mut seen: std::collections::HashMap<(u8, char), u32> = std::collections::HashMap::new();
-    for token in text
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/' | '|'))
-        .filter(|t| !t.is_empty())
-    {
-        let upper = token.to_ascii_uppercase();
-        let Some(suit) = upper
-            .chars()
-            .last()
-            .filter(|c| matches!(c, 'S' | 'H' | 'D' | 'C'))
-        else {
-            continue;
-        };
-        let rank = &upper[..upper.len() - 1];
-        if upper == "JK" || rank.is_empty() {
-            continue;
-        }
-        // Only a token the engine reads as rank + suit counts; bad tokens are its to report.
-        let Ok(value) = cards.parse_card(rank) else {
-            continue;
-        };
-        let per_suit = copies[usize::from(value)] / 4;
-        let n = seen.entry((value, suit)).or_default();
-        *n += 1;
-        if *n > per_suit {
-            return Err(format!(
-                "bad deal: `{token}` is dealt {} times; the deck holds {per_suit} of it",
-                *n
-            ));
         }
     }
     Ok(())
