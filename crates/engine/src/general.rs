@@ -142,11 +142,13 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
             t.pots[p].extend_from_slice(first.cards(p));
         }
     }
-    contest(r, t, hold, tally, rng, obs, contenders, &mut up, forfeited)
+    contest(
+        r, t, hold, tally, rng, obs, contenders, &mut up, forfeited, 0,
+    )
 }
 
 /// The rest of a battle whose table cards are in `t.pots`: the fight among `contenders` (whose
-/// face-up cards are `up`), the winner's pick-up and the endings.
+/// face-up cards are `up`, `depth` wars deep already), the winner's pick-up and the endings.
 #[allow(clippy::too_many_arguments)] // the battle so far, handed over by every loop
 #[inline]
 pub(crate) fn contest<H: Holdings, O: Observer>(
@@ -159,6 +161,7 @@ pub(crate) fn contest<H: Holdings, O: Observer>(
     contenders: u8,
     up: &mut [u8; MAX_PLAYERS],
     mut forfeited: u8,
+    depth: u32,
 ) -> Option<End> {
     match fight(
         r,
@@ -170,7 +173,7 @@ pub(crate) fn contest<H: Holdings, O: Observer>(
         contenders,
         up,
         &mut forfeited,
-        0,
+        depth,
     ) {
         Fight::Draw => Some(draw_in_war(t, hold, tally, obs)),
         Fight::Won { winner, depth } => {

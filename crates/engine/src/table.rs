@@ -133,14 +133,17 @@ fn battle<const N: usize, const PRIZE: bool>(
     let grab = r.speed.is_some_and(|th| playing(0) && rng.next_u64() < th);
     let best = if grab { 1 } else { r.best_of(in_game, &up) };
     if best.count_ones() != 1 {
-        t.clear();
-        for p in (0..N).filter(|&p| playing(p)) {
-            if PRIZE {
-                t.pots[p].push(prize[p]);
+        if hands || r.cause_to_loser {
+            t.clear();
+            for p in (0..N).filter(|&p| playing(p)) {
+                if PRIZE {
+                    t.pots[p].push(prize[p]);
+                }
+                t.pots[p].push(up[p]);
             }
-            t.pots[p].push(up[p]);
+            return general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0, 0);
         }
-        return general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0);
+        return war::<N>(r, t, s, tally, rng, in_game, best, up, need);
     }
     let winner = best.trailing_zeros() as usize;
     // The pick-up: `order_pickup` on pots of the same few layers (the prizes, if any, then the
@@ -196,7 +199,7 @@ fn battle<const N: usize, const PRIZE: bool>(
             s.top_up(r, p, rng);
         }
     }
-    after::<N>(r, s, tally, winner, in_game)
+    after::<N>(r, s, tally, winner, in_game, 0)
 }
 
 /// After a battle of [`battle`]: nobody forfeited, so a player is out only if it has no card
@@ -208,6 +211,7 @@ fn after<const N: usize>(
     tally: &mut Tally,
     winner: usize,
     in_game: u8,
+    depth: u32,
 ) -> Option<End> {
     let playing = |p: usize| in_game & bit(p) != 0;
     let mut totals = [0usize; MAX_PLAYERS];
@@ -215,9 +219,89 @@ fn after<const N: usize>(
         *total = s.total(p);
     }
     let out = (0..N).any(|p| playing(p) && totals[p] == 0);
-    if out || r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some() {
-        return general::after(r, s, tally, winner, 0, 0);
+    let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some();
+    if out || counted || depth > 0 && r.wars_to_win.is_some() {
+        return general::after(r, s, tally, winner, depth, 0);
     }
     tally.note_leader(most_cards((1 << N) - 1, |p| totals[p]).map(usize::from));
     None
+}
+
+/// A tie among `tied` after a plain opening (`need` cards from each stack; no hands, no
+/// `war_cause_to_loser`): rounds every tied player can pay for from its stack are played on the
+/// rings, and each player's table cards are then one stretch of its ring, from its first card
+/// to its head. Anything else (a short stack, a stretch split by the ring's end) goes on in the
+/// general loop's [`contest`](general::contest) from where the rounds stopped.
+#[allow(clippy::too_many_arguments)] // the battle so far
+#[inline(never)]
+fn war<const N: usize>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    in_game: u8,
+    tied: u8,
+    mut up: [u8; MAX_PLAYERS],
+    need: usize,
+) -> Option<End> {
+    let playing = |p: usize| in_game & bit(p) != 0;
+    let mut first = [0usize; MAX_PLAYERS];
+    for p in (0..N).filter(|&p| playing(p)) {
+        first[p] = s.h[p] - need;
+    }
+    let (mut contenders, mut depth) = (tied, 0u32);
+    let mut winner = None;
+    loop {
+        let fighting = |p: usize| contenders & bit(p) != 0;
+        let n = r.war_size(depth + 1, up[contenders.trailing_zeros() as usize]);
+        if (0..N).any(|p| fighting(p) && s.l[p] <= n) {
+            break;
+        }
+        depth += 1;
+        tally.wars += 1;
+        tally.cards_turned += (n as u64 + 1) * u64::from(contenders.count_ones());
+        for (p, card) in up.iter_mut().enumerate().take(N) {
+            if fighting(p) {
+                s.h[p] += n + 1;
+                s.l[p] -= n + 1;
+                *card = s.get(p, s.h[p] - 1);
+            }
+        }
+        let best = r.best_of(contenders, &up);
+        if best.count_ones() == 1 {
+            winner = Some(best.trailing_zeros() as usize);
+            break;
+        }
+        contenders = best;
+    }
+    if let Some(winner) = winner {
+        let mut pots: [&[u8]; MAX_PLAYERS] = [&[]; MAX_PLAYERS];
+        let mut whole = true;
+        for (p, pot) in pots.iter_mut().enumerate().take(N) {
+            if playing(p) {
+                match s.stretch(p, first[p], s.h[p]) {
+                    Some(cards) => *pot = cards,
+                    None => whole = false,
+                }
+            }
+        }
+        if whole {
+            tally.deepest = tally.deepest.max(depth);
+            r.order_pickup(winner, &pots[..N], &mut t.order, rng);
+            if r.wars_to_win.is_some() {
+                s.wars_won[winner] += 1;
+            }
+            s.give(r, winner, &t.order);
+            return after::<N>(r, s, tally, winner, in_game, depth);
+        }
+    }
+    t.clear();
+    for p in (0..N).filter(|&p| playing(p)) {
+        let (from, to) = (first[p], s.h[p]);
+        t.pots[p].extend((from..to).map(|pos| s.get(p, pos)));
+    }
+    general::contest(
+        r, t, s, tally, rng, &mut Quiet, contenders, &mut up, 0, depth,
+    )
 }
