@@ -277,13 +277,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                     g.l0 -= 1;
                     g.l1 -= 1;
                 }
-                let outcome = if TABLE {
-                    duel[usize::from(a) * values + usize::from(b)]
-                } else if a == b {
-                    2
-                } else {
-                    u8::from(b > a)
-                };
+                let outcome = duel_of::<TABLE>(duel, values, a, b);
                 if outcome == 2 {
                     if !TWO {
                         (g.l0, g.l1) = (t0 - 1, total - t0 - 1);
@@ -416,6 +410,19 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
     record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end)
 }
 
+/// A card against a card: 0 if seat 0's `a` wins, 1 if seat 1's `b` wins, 2 on a tie; from
+/// the outcome table `duel` under a beats-table ranking (`TABLE`), by value otherwise.
+#[inline(always)]
+fn duel_of<const TABLE: bool>(duel: &[u8], values: usize, a: u8, b: u8) -> u8 {
+    if TABLE {
+        duel[usize::from(a) * values + usize::from(b)]
+    } else if a == b {
+        2
+    } else {
+        u8::from(b > a)
+    }
+}
+
 /// The pick-up of a battle without a war: the winner's two cards in the order `PICK` puts them
 /// (`shuffled` swaps them on the random bit `coin`).
 #[inline(always)]
@@ -455,13 +462,7 @@ fn step<const PICK: u8, const TABLE: bool>(
     }
     tally.battles += 1;
     tally.cards_turned += 2;
-    let outcome = if TABLE {
-        duel[usize::from(a) * r.cards.values() + usize::from(b)]
-    } else if a == b {
-        2
-    } else {
-        u8::from(b > a)
-    };
+    let outcome = duel_of::<TABLE>(duel, r.cards.values(), a, b);
     if outcome == 2 {
         return match war(r, t, s, tally, rng, duel, a, b) {
             War::Won {
@@ -563,13 +564,9 @@ pub(crate) fn war(
                 *card = s.get(p, s.h[p] - 1);
             }
             let outcome = if duel.is_empty() {
-                if up[0] == up[1] {
-                    2
-                } else {
-                    u8::from(up[1] > up[0])
-                }
+                duel_of::<false>(duel, values, up[0], up[1])
             } else {
-                duel[usize::from(up[0]) * values + usize::from(up[1])]
+                duel_of::<true>(duel, values, up[0], up[1])
             };
             if outcome != 2 {
                 decided = Some(usize::from(outcome));

@@ -84,13 +84,11 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
     }
 
     let mut up = [0u8; MAX_PLAYERS];
+    t.clear();
     for p in seats(contenders) {
         if hold.up_supply(r, p) == 0 {
             // Only `on_empty = lose` with 3–4 players: a stack ran out while a won pile remains.
             // Such a player gave no prize (it had no card to turn up after one).
-            if forfeited == 0 {
-                t.clear();
-            }
             hold.forfeit(p, &mut t.pots[p]);
             forfeited |= bit(p);
             contenders &= !bit(p);
@@ -134,7 +132,6 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
             }
             return end;
         }
-        t.clear();
     }
     for p in 0..r.players {
         // A forfeiting player's table holds only what it forfeited: it played no opening card.
@@ -227,7 +224,7 @@ fn take_opening<H: Holdings>(
 
 /// Hand mode, after the pick-ups: every seat's hand grows back, seat by seat.
 #[inline]
-fn top_up_hands<H: Holdings>(r: &Rules, hold: &mut H, rng: &mut GameRng) {
+pub(crate) fn top_up_hands<H: Holdings>(r: &Rules, hold: &mut H, rng: &mut GameRng) {
     if r.hand > 0 {
         for p in 0..r.players {
             hold.top_up(r, p, rng);

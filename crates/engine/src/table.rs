@@ -17,6 +17,20 @@ use crate::rules::{OnEmpty, Pickup, Rules};
 use crate::seats::Seats;
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, most_cards};
 
+/// `f::<N, PRIZE>(args)` for the rules' number of players and prize.
+macro_rules! shaped {
+    ($r:expr, $f:ident($($arg:expr),*)) => {
+        match ($r.players, $r.prize) {
+            (2, false) => $f::<2, false>($($arg),*),
+            (3, false) => $f::<3, false>($($arg),*),
+            (_, false) => $f::<4, false>($($arg),*),
+            (2, true) => $f::<2, true>($($arg),*),
+            (3, true) => $f::<3, true>($($arg),*),
+            (_, true) => $f::<4, true>($($arg),*),
+        }
+    };
+}
+
 /// Plays a dealt game to its end, as [`general::run`] does.
 pub(crate) fn run(
     r: &Rules,
@@ -29,14 +43,7 @@ pub(crate) fn run(
     if !plain(r) {
         return general::run(r, t, s, saves, tally, rng, &mut Quiet);
     }
-    match (r.players, r.prize) {
-        (2, false) => run_with::<2, false>(r, t, s, saves, tally, rng),
-        (3, false) => run_with::<3, false>(r, t, s, saves, tally, rng),
-        (_, false) => run_with::<4, false>(r, t, s, saves, tally, rng),
-        (2, true) => run_with::<2, true>(r, t, s, saves, tally, rng),
-        (3, true) => run_with::<3, true>(r, t, s, saves, tally, rng),
-        (_, true) => run_with::<4, true>(r, t, s, saves, tally, rng),
-    }
+    shaped!(r, run_with(r, t, s, saves, tally, rng))
 }
 
 fn run_with<const N: usize, const PRIZE: bool>(
@@ -64,21 +71,15 @@ pub(crate) fn step(
     rng: &mut GameRng,
 ) -> Option<End> {
     if plain(r) {
-        match (r.players, r.prize) {
-            (2, false) => battle::<2, false>(r, t, s, tally, rng),
-            (3, false) => battle::<3, false>(r, t, s, tally, rng),
-            (_, false) => battle::<4, false>(r, t, s, tally, rng),
-            (2, true) => battle::<2, true>(r, t, s, tally, rng),
-            (3, true) => battle::<3, true>(r, t, s, tally, rng),
-            (_, true) => battle::<4, true>(r, t, s, tally, rng),
-        }
+        shaped!(r, battle(r, t, s, tally, rng))
     } else {
         general::battle(r, t, s, tally, rng, &mut Quiet)
     }
 }
 
-/// Whether every battle's opening comes from the top of the stacks (a prize, if the rules have
-/// one, then the face-up card): no hands, and no player out by an empty stack.
+/// Whether every battle's opening is a prize (if the rules have one) and a face-up card from
+/// the top of each stack, or a card from each hand (hands without a prize), and no player is
+/// out by an empty stack (`on_empty = lose`).
 fn plain(r: &Rules) -> bool {
     !(r.hand > 0 && r.prize) && r.two_pile != Some(OnEmpty::Lose)
 }
@@ -194,11 +195,7 @@ fn battle<const N: usize, const PRIZE: bool>(
         _ => {}
     }
     s.give(r, winner, cards);
-    if hands {
-        for p in 0..N {
-            s.top_up(r, p, rng);
-        }
-    }
+    general::top_up_hands(r, s, rng);
     after::<N>(r, s, tally, winner, in_game, 0)
 }
 
