@@ -139,6 +139,34 @@ impl Seats {
         }
     }
 
+    /// The first `k` cards of the word `cards` (card `i` in byte `i`) won by seat `p`, as
+    /// [`Holdings::give`] gives them: one 8-byte store where the ring has room past the tail
+    /// (the bytes after the `k`th land where no card lies), card by card otherwise.
+    #[inline(always)]
+    pub fn give_word(&mut self, p: usize, cards: u64, k: usize) {
+        let held = self.l[p] + self.m[p];
+        let start = (self.h[p] + held) & (self.cap - 1);
+        if start + 8 <= self.cap && held + 8 <= self.cap {
+            let at = p * self.cap + start;
+            self.buf[at..at + 8].copy_from_slice(&cards.to_le_bytes());
+        } else {
+            self.put_cold(p, self.h[p] + held, &cards.to_le_bytes()[..k]);
+        }
+        if self.two_pile {
+            self.m[p] += k;
+        } else {
+            self.l[p] += k;
+        }
+    }
+
+    /// [`put`](Self::put) out of line, so that the compiler does not fold a caller's fixed
+    /// store into the same call to `memcpy`.
+    #[cold]
+    #[inline(never)]
+    fn put_cold(&mut self, p: usize, pos: usize, cards: &[u8]) {
+        self.put(p, pos, cards);
+    }
+
     /// The won pile becomes the stack (shuffled first under `on_empty = shuffle`).
     #[cold]
     pub fn turn_over(&mut self, p: usize, rng: &mut GameRng) {

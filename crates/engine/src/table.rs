@@ -114,22 +114,29 @@ fn battle<const N: usize, const PRIZE: bool>(
     }
     tally.battles += 1;
     tally.cards_turned += (need * in_game.count_ones() as usize) as u64;
-    let mut prize = [0u8; MAX_PLAYERS];
-    let mut up = [0u8; MAX_PLAYERS];
-    for p in (0..N).filter(|&p| playing(p)) {
-        if PRIZE {
-            prize[p] = s.get(p, s.h[p]);
-            s.h[p] += 1;
-            s.l[p] -= 1;
+    // The cards are gathered in words: bytes stored one by one and read back as a word would
+    // stall the read until the stores retire.
+    let (mut prizes, mut ups) = (0u32, 0u32);
+    if hands {
+        for p in (0..N).filter(|&p| playing(p)) {
+            ups |= u32::from(s.draw_up(r, p, rng)) << (8 * p);
         }
-        if hands {
-            up[p] = s.draw_up(r, p, rng);
-        } else {
-            up[p] = s.get(p, s.h[p]);
-            s.h[p] += 1;
-            s.l[p] -= 1;
+    } else {
+        // Every seat in `N` steps without a branch: a seat that is out reads a card it does
+        // not own, and does not move.
+        for p in 0..N {
+            let h = s.h[p];
+            if PRIZE {
+                prizes |= u32::from(s.get(p, h)) << (8 * p);
+            }
+            ups |= u32::from(s.get(p, h + need - 1)) << (8 * p);
+            let moved = need * usize::from(playing(p));
+            s.h[p] = h + moved;
+            s.l[p] -= moved;
         }
     }
+    let prize = prizes.to_le_bytes();
+    let mut up = ups.to_le_bytes();
     // The faster player grabs the cards before they are compared.
     let grab = r.speed.is_some_and(|th| playing(0) && rng.next_u64() < th);
     let best = if grab { 1 } else { r.best_of(in_game, &up) };
@@ -148,53 +155,66 @@ fn battle<const N: usize, const PRIZE: bool>(
     }
     let winner = best.trailing_zeros() as usize;
     // The pick-up: `order_pickup` on pots of the same few layers (the prizes, if any, then the
-    // face-up cards), written out for them.
-    let layers: &[[u8; MAX_PLAYERS]] = if PRIZE { &[prize, up] } else { &[up] };
-    // The order of the pots: the winner's first, last, or the seats in order.
-    let mut pots = [0usize; MAX_PLAYERS];
-    let mut n = 0;
-    let winner_first = matches!(r.pickup, Pickup::WinnerFirst | Pickup::Played);
-    if winner_first {
-        pots[0] = winner;
-        n = 1;
-    }
-    for p in 0..N {
-        if playing(p) && !(p == winner && (winner_first || r.pickup == Pickup::LoserFirst)) {
-            pots[n] = p;
-            n += 1;
-        }
-    }
-    if r.pickup == Pickup::LoserFirst {
-        pots[n] = winner;
-        n += 1;
-    }
-    let mut cards = [0u8; 2 * MAX_PLAYERS];
+    // face-up cards), written out for them. Every seat's card is written, in a fixed number of
+    // steps; one that is not part of the pick-up is overwritten by the next.
+    let layers = [&prize, &up];
+    let layers = &layers[usize::from(!PRIZE)..];
+    let others = |p: usize| playing(p) && p != winner;
+    // Gathered in a word (card `i` in byte `i`): a card that is not part of the pick-up adds
+    // nothing and is overwritten by the next.
+    let mut cards = 0u64;
     let mut k = 0;
-    if matches!(r.pickup, Pickup::Played | Pickup::Seat) {
-        // Layer by layer.
-        for l in layers {
-            for &p in &pots[..n] {
-                cards[k] = l[p];
-                k += 1;
-            }
-        }
-    } else {
-        // Pot by pot.
-        for &p in &pots[..n] {
-            for l in layers {
-                cards[k] = l[p];
-                k += 1;
-            }
-        }
-    }
-    let cards = &mut cards[..k];
+    let mut take = |card: u8, counts: bool| {
+        cards |= u64::from(card * u8::from(counts)).wrapping_shl(8 * k as u32);
+        k += usize::from(counts);
+    };
     match r.pickup {
-        Pickup::Shuffled => rng.shuffle(cards),
-        Pickup::RankAsc => cards.sort_unstable(),
-        Pickup::RankDesc => cards.sort_unstable_by(|a, b| b.cmp(a)),
-        _ => {}
+        Pickup::WinnerFirst | Pickup::LoserFirst => {
+            // Pot by pot: the winner's first or last, the others in seat order.
+            let first = r.pickup == Pickup::WinnerFirst;
+            if first {
+                layers.iter().for_each(|l| take(l[winner], true));
+            }
+            for p in 0..N {
+                layers.iter().for_each(|l| take(l[p], others(p)));
+            }
+            if !first {
+                layers.iter().for_each(|l| take(l[winner], true));
+            }
+        }
+        Pickup::Played | Pickup::Seat => {
+            // Layer by layer: the winner's card first in each, or the seats in order.
+            let played = r.pickup == Pickup::Played;
+            for l in layers {
+                if played {
+                    take(l[winner], true);
+                }
+                for p in 0..N {
+                    take(l[p], if played { others(p) } else { playing(p) });
+                }
+            }
+        }
+        Pickup::Shuffled | Pickup::RankAsc | Pickup::RankDesc => {
+            // Pot by pot in seat order, then shuffled or sorted.
+            for p in 0..N {
+                layers.iter().for_each(|l| take(l[p], playing(p)));
+            }
+        }
     }
-    s.give(r, winner, cards);
+    let cards = match r.pickup {
+        Pickup::Shuffled => rng.shuffle_word(cards, k),
+        Pickup::RankAsc | Pickup::RankDesc => {
+            let mut bytes = cards.to_le_bytes();
+            if r.pickup == Pickup::RankAsc {
+                bytes[..k].sort_unstable();
+            } else {
+                bytes[..k].sort_unstable_by(|a, b| b.cmp(a));
+            }
+            u64::from_le_bytes(bytes)
+        }
+        _ => cards,
+    };
+    s.give_word(winner, cards, k);
     general::top_up_hands(r, s, rng);
     after::<N>(r, s, tally, winner, in_game, 0)
 }

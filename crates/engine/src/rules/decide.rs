@@ -20,7 +20,7 @@ pub(crate) enum Stake {
 
 impl Rules {
     /// The seats whose face-up card is best among `contenders`: one seat, or the tied ones.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn best_of(&self, contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
         match &self.compare {
             Compare::Ordered => {
@@ -33,22 +33,7 @@ impl Rules {
                     .unwrap_or(0);
                 (0..MAX_PLAYERS).fold(0, |m, p| m | (playing(p) & u8::from(up[p] == max)) << p)
             }
-            Compare::Table { values, beats } => {
-                // Undefeated cards win; a rock-paper-scissors round with none undefeated is a
-                // war among everyone in it.
-                let beaten = |p: usize| {
-                    seats(contenders)
-                        .any(|q| q != p && beats[usize::from(up[q]) * values + usize::from(up[p])])
-                };
-                let undefeated = seats(contenders)
-                    .filter(|&p| !beaten(p))
-                    .fold(0, |m, p| m | bit(p));
-                if undefeated == 0 {
-                    contenders
-                } else {
-                    undefeated
-                }
-            }
+            Compare::Table { values, beats } => best_by_table(*values, beats, contenders, up),
         }
     }
 
@@ -185,5 +170,22 @@ fn append(out: &mut Vec<u8>, pot: &[u8]) {
         }
     } else {
         out.extend_from_slice(pot);
+    }
+}
+
+/// [`Rules::best_of`] under a ranking that is a table of which card beats which: undefeated
+/// cards win; a rock-paper-scissors round with none undefeated is a war among everyone in it.
+#[inline(never)]
+fn best_by_table(values: usize, beats: &[bool], contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
+    let beaten = |p: usize| {
+        seats(contenders).any(|q| q != p && beats[usize::from(up[q]) * values + usize::from(up[p])])
+    };
+    let undefeated = seats(contenders)
+        .filter(|&p| !beaten(p))
+        .fold(0, |m, p| m | bit(p));
+    if undefeated == 0 {
+        contenders
+    } else {
+        undefeated
     }
 }
