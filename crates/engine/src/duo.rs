@@ -1,5 +1,5 @@
 //! The two-seat loop: every 2-player rule set whose battles are a card against a card (no
-//! prize, speed or hands), one battle at a time, with its position in registers.
+//! prize or hands; speed with one pile), one battle at a time, with its position in registers.
 //!
 //! It plays exactly the games of the general loop, with the same random draws in the same order
 //! (property tests compare records, loop starts and periods). What makes it fast:
@@ -58,7 +58,9 @@ pub(crate) fn plays(r: &Rules) -> bool {
     r.players == 2
         && r.hand == 0
         && !r.prize
-        && r.speed.is_none()
+        // Speed with one pile only: the draw is one more const parameter, and two piles with
+        // it would double the loop's copies for a rare combination.
+        && (r.speed.is_none() || r.two_pile.is_none())
         && r.battle_cap() < u64::from(u32::MAX)
 }
 
@@ -94,19 +96,46 @@ pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) ->
     let two = c.r.two_pile.is_some();
     let table = !c.duel.is_empty();
     let small = s.cap() == SMALL_CAP;
+    let speed = c.r.speed.is_some();
     macro_rules! go {
         ($pick:expr) => {
-            match (table, two, small) {
-                (false, false, true) => run_with::<{ $pick }, false, false, true>(c, s, tally, rng),
-                (false, true, true) => run_with::<{ $pick }, false, true, true>(c, s, tally, rng),
-                (true, false, true) => run_with::<{ $pick }, true, false, true>(c, s, tally, rng),
-                (true, true, true) => run_with::<{ $pick }, true, true, true>(c, s, tally, rng),
-                (false, false, false) => {
-                    run_with::<{ $pick }, false, false, false>(c, s, tally, rng)
+            match (table, two, small, speed) {
+                (false, false, true, false) => {
+                    run_with::<{ $pick }, false, false, true, false>(c, s, tally, rng)
                 }
-                (false, true, false) => run_with::<{ $pick }, false, true, false>(c, s, tally, rng),
-                (true, false, false) => run_with::<{ $pick }, true, false, false>(c, s, tally, rng),
-                (true, true, false) => run_with::<{ $pick }, true, true, false>(c, s, tally, rng),
+                (false, true, true, _) => {
+                    run_with::<{ $pick }, false, true, true, false>(c, s, tally, rng)
+                }
+                (true, false, true, false) => {
+                    run_with::<{ $pick }, true, false, true, false>(c, s, tally, rng)
+                }
+                (true, true, true, _) => {
+                    run_with::<{ $pick }, true, true, true, false>(c, s, tally, rng)
+                }
+                (false, false, false, false) => {
+                    run_with::<{ $pick }, false, false, false, false>(c, s, tally, rng)
+                }
+                (false, true, false, _) => {
+                    run_with::<{ $pick }, false, true, false, false>(c, s, tally, rng)
+                }
+                (true, false, false, false) => {
+                    run_with::<{ $pick }, true, false, false, false>(c, s, tally, rng)
+                }
+                (true, true, false, _) => {
+                    run_with::<{ $pick }, true, true, false, false>(c, s, tally, rng)
+                }
+                (false, false, true, true) => {
+                    run_with::<{ $pick }, false, false, true, true>(c, s, tally, rng)
+                }
+                (true, false, true, true) => {
+                    run_with::<{ $pick }, true, false, true, true>(c, s, tally, rng)
+                }
+                (false, false, false, true) => {
+                    run_with::<{ $pick }, false, false, false, true>(c, s, tally, rng)
+                }
+                (true, false, false, true) => {
+                    run_with::<{ $pick }, true, false, false, true>(c, s, tally, rng)
+                }
             }
         };
     }
@@ -224,7 +253,13 @@ enum Exit {
     Check,
 }
 
-fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: bool>(
+fn run_with<
+    const PICK: u8,
+    const TABLE: bool,
+    const TWO: bool,
+    const SMALL: bool,
+    const SPEED: bool,
+>(
     c: Ctx<'_>,
     s: &mut Seats,
     tally: Tally,
@@ -232,6 +267,7 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
 ) -> GameRecord {
     let Ctx { r, t, duel, saves } = c;
     let values = r.cards.values();
+    let speed = r.speed.unwrap_or(0);
     let cap = r.battle_cap() as u32;
     let total = s.total(0) + s.total(1);
     let (lo, hi) = bounds(r, total);
@@ -277,7 +313,10 @@ fn run_with<const PICK: u8, const TABLE: bool, const TWO: bool, const SMALL: boo
                     g.l0 -= 1;
                     g.l1 -= 1;
                 }
-                let outcome = duel_of::<TABLE>(duel, values, a, b);
+                // Under `speed`, seat 0 grabs the cards before they are compared (a draw every
+                // battle, before the pick-up's).
+                let grab = SPEED && rng.next_u64() < speed;
+                let outcome = duel_of::<TABLE>(duel, values, a, b) * u8::from(!grab);
                 if outcome == 2 {
                     if !TWO {
                         (g.l0, g.l1) = (t0 - 1, total - t0 - 1);

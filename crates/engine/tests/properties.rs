@@ -292,7 +292,8 @@ fn each_shape_goes_to_its_loop() {
         (vec![("players", "3")], HotLoop::Table),
         (vec![("prize", "true")], HotLoop::Table),
         (vec![("hand", "3")], HotLoop::Table),
-        (vec![("speed", "0.1")], HotLoop::Table),
+        (vec![("speed", "0.1")], HotLoop::Duo),
+        (vec![("speed", "0.1"), ("pile", "two-pile")], HotLoop::Table),
     ] {
         let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
         assert_eq!(Engine::new(&rules).hot_loop(), want, "{pairs:?}");

@@ -5,7 +5,7 @@
 
 use crate::rng::GameRng;
 use crate::rules::{ChainedWar, Compare, DownRule, Pickup, Policy, Rules, ShortWar};
-use crate::state::{MAX_HAND, MAX_PLAYERS, bit, seats};
+use crate::state::{MAX_PLAYERS, bit, seats};
 
 /// What a player can put into a war of `n` face-down cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,23 +140,30 @@ impl Rules {
     pub(crate) fn choose(&self, seat: usize, hand: &[u8], rng: &mut GameRng) -> usize {
         let n = hand.len();
         let key = |i: usize| self.strength[usize::from(hand[i])];
-        match self.policies[seat] {
-            Policy::Random => rng.below(n as u32) as usize,
-            Policy::Highest => (0..n)
-                .max_by_key(|&i| (key(i), std::cmp::Reverse(i)))
-                .unwrap_or(0),
-            Policy::Lowest => (0..n).min_by_key(|&i| (key(i), i)).unwrap_or(0),
+        // Scans in registers: an iterator's `max_by_key` kept its running best on the stack,
+        // and each step read back what the one before had just written.
+        let high = match self.policies[seat] {
+            Policy::Random => return rng.below(n as u32) as usize,
+            Policy::Highest => true,
+            Policy::Lowest => false,
             Policy::Median => {
                 // The card with as many cards below it as above (the lower middle for an even
-                // hand).
-                let mut order = [0usize; MAX_HAND];
-                for (k, slot) in order[..n].iter_mut().enumerate() {
-                    *slot = k;
-                }
-                order[..n].sort_unstable_by_key(|&i| (key(i), i));
-                order[(n - 1) / 2]
+                // hand): the one with (n − 1) / 2 cards ranked below it, ties ranked by slot.
+                let below = |i: usize| (0..n).filter(|&j| (key(j), j) < (key(i), i)).count();
+                return (0..n).find(|&i| below(i) == (n - 1) / 2).unwrap_or(0);
+            }
+        };
+        let mut best = 0;
+        let mut best_key = if n > 0 { key(0) } else { 0 };
+        for i in 1..n {
+            let k = key(i);
+            // Strictly better only: ties go to the lower slot.
+            if (high && k > best_key) || (!high && k < best_key) {
+                best = i;
+                best_key = k;
             }
         }
+        best
     }
 }
 
