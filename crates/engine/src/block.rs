@@ -273,7 +273,7 @@ mod x86 {
             let (a, b) = unsafe { (*s0.add(h0), *s1.add(h1)) };
             (s.h[0], s.h[1]) = (h0 + 1, h1 + 1);
             (s.l[0], s.l[1]) = (l0 - 1, total - l0 - 1);
-            let out = duo::war(r, t, s, &mut tally, rng, &[], a, b);
+            let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 1);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let forfeited = match out {
@@ -302,7 +302,7 @@ mod x86 {
             }
         };
         rng.put_bits(bits);
-        duo::record(&tally, first, u64::from(battles), changes, end)
+        duo::record(&tally, first, u64::from(battles), changes, 2, end)
     }
 
     /// The battles of a block where the lead changed, as bits `2..` (battle `i` at bit

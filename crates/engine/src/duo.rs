@@ -1,5 +1,5 @@
 //! The two-seat loop: every 2-player rule set whose battles are a card against a card (no
-//! prize or hands; speed with one pile), one battle at a time, with its position in registers.
+//! hands; prize or speed with one pile), one battle at a time, with its position in registers.
 //!
 //! It plays exactly the games of the general loop, with the same random draws in the same order
 //! (property tests compare records, loop starts and periods). What makes it fast:
@@ -57,7 +57,8 @@ pub(crate) fn pick_of(p: Pickup) -> u8 {
 pub(crate) fn plays(r: &Rules) -> bool {
     r.players == 2
         && r.hand == 0
-        && !r.prize
+        // A prize with one pile and no speed: one more const parameter for the common case.
+        && (!r.prize || r.two_pile.is_none() && r.speed.is_none())
         // Speed with one pile only: the draw is one more const parameter, and two piles with
         // it would double the loop's copies for a rare combination.
         && (r.speed.is_none() || r.two_pile.is_none())
@@ -97,44 +98,72 @@ pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) ->
     let table = !c.duel.is_empty();
     let small = s.cap() == SMALL_CAP;
     let speed = c.r.speed.is_some();
+    if c.r.prize {
+        macro_rules! prize {
+            ($pick:expr) => {
+                match (table, small) {
+                    (false, true) => {
+                        run_with::<{ $pick }, false, false, true, false, true>(c, s, tally, rng)
+                    }
+                    (true, true) => {
+                        run_with::<{ $pick }, true, false, true, false, true>(c, s, tally, rng)
+                    }
+                    (false, false) => {
+                        run_with::<{ $pick }, false, false, false, false, true>(c, s, tally, rng)
+                    }
+                    (true, false) => {
+                        run_with::<{ $pick }, true, false, false, false, true>(c, s, tally, rng)
+                    }
+                }
+            };
+        }
+        return match pick_of(c.r.pickup) {
+            pick::SHUFFLED => prize!(pick::SHUFFLED),
+            pick::SEAT => prize!(pick::SEAT),
+            pick::WINNER => prize!(pick::WINNER),
+            pick::LOSER => prize!(pick::LOSER),
+            pick::DESC => prize!(pick::DESC),
+            _ => prize!(pick::ASC),
+        };
+    }
     macro_rules! go {
         ($pick:expr) => {
             match (table, two, small, speed) {
                 (false, false, true, false) => {
-                    run_with::<{ $pick }, false, false, true, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, false, false, true, false, false>(c, s, tally, rng)
                 }
                 (false, true, true, _) => {
-                    run_with::<{ $pick }, false, true, true, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, false, true, true, false, false>(c, s, tally, rng)
                 }
                 (true, false, true, false) => {
-                    run_with::<{ $pick }, true, false, true, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, true, false, true, false, false>(c, s, tally, rng)
                 }
                 (true, true, true, _) => {
-                    run_with::<{ $pick }, true, true, true, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, true, true, true, false, false>(c, s, tally, rng)
                 }
                 (false, false, false, false) => {
-                    run_with::<{ $pick }, false, false, false, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, false, false, false, false, false>(c, s, tally, rng)
                 }
                 (false, true, false, _) => {
-                    run_with::<{ $pick }, false, true, false, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, false, true, false, false, false>(c, s, tally, rng)
                 }
                 (true, false, false, false) => {
-                    run_with::<{ $pick }, true, false, false, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, true, false, false, false, false>(c, s, tally, rng)
                 }
                 (true, true, false, _) => {
-                    run_with::<{ $pick }, true, true, false, false>(c, s, tally, rng)
+                    run_with::<{ $pick }, true, true, false, false, false>(c, s, tally, rng)
                 }
                 (false, false, true, true) => {
-                    run_with::<{ $pick }, false, false, true, true>(c, s, tally, rng)
+                    run_with::<{ $pick }, false, false, true, true, false>(c, s, tally, rng)
                 }
                 (true, false, true, true) => {
-                    run_with::<{ $pick }, true, false, true, true>(c, s, tally, rng)
+                    run_with::<{ $pick }, true, false, true, true, false>(c, s, tally, rng)
                 }
                 (false, false, false, true) => {
-                    run_with::<{ $pick }, false, false, false, true>(c, s, tally, rng)
+                    run_with::<{ $pick }, false, false, false, true, false>(c, s, tally, rng)
                 }
                 (true, false, false, true) => {
-                    run_with::<{ $pick }, true, false, false, true>(c, s, tally, rng)
+                    run_with::<{ $pick }, true, false, false, true, false>(c, s, tally, rng)
                 }
             }
         };
@@ -249,6 +278,8 @@ enum Exit {
     Empty,
     /// The face-up cards tie: a war.
     Tie(u8, u8),
+    /// A player cannot give a prize and turn up a card after it.
+    Short,
     /// The battle just played may have ended the game, reached the cap, or needs a loop check.
     Check,
 }
@@ -259,6 +290,7 @@ fn run_with<
     const TWO: bool,
     const SMALL: bool,
     const SPEED: bool,
+    const PRIZE: bool,
 >(
     c: Ctx<'_>,
     s: &mut Seats,
@@ -288,8 +320,13 @@ fn run_with<
     // Seat 0's cards; seat 1 holds `total - t0`.
     let mut t0 = g.l0 + g.m0;
     let mut tort_t0 = t0;
-    let first = tally.battles;
+    let mut first = tally.battles;
     let mut acc = first | (tally.lead_changes << 32);
+    // Cards turned in a battle without a war: a prize and a face-up card each, or the card.
+    let turned = if PRIZE { 4 } else { 2 };
+    // Played with a prize: layer by layer (both prizes, then both cards), where winner-first
+    // goes pot by pot; with one card each the two are the same order.
+    let layered = r.pickup == Pickup::Played;
     let mut lead: i64 = match tally.leader {
         Some(0) => 1,
         Some(_) => -1,
@@ -304,11 +341,19 @@ fn run_with<
                 if TWO && (g.l0 == 0 || g.l1 == 0) {
                     break Exit::Empty;
                 }
+                // A prize from each player and a card to turn up after it (one pile: the stack
+                // is all a seat's cards); a player short of that is the general battle's.
+                if PRIZE && (t0 < 2 || total - t0 < 2) {
+                    (g.l0, g.l1) = (t0, total - t0);
+                    break Exit::Short;
+                }
                 acc += 1;
-                let a = d.get(0, g.h0);
-                let b = d.get(1, g.h1);
-                g.h0 += 1;
-                g.h1 += 1;
+                let k = usize::from(PRIZE);
+                let (pa, pb) = (d.get(0, g.h0), d.get(1, g.h1));
+                let a = d.get(0, g.h0 + k);
+                let b = d.get(1, g.h1 + k);
+                g.h0 += 1 + k;
+                g.h1 += 1 + k;
                 if TWO {
                     g.l0 -= 1;
                     g.l1 -= 1;
@@ -319,11 +364,31 @@ fn run_with<
                 let outcome = duel_of::<TABLE>(duel, values, a, b) * u8::from(!grab);
                 if outcome == 2 {
                     if !TWO {
-                        (g.l0, g.l1) = (t0 - 1, total - t0 - 1);
+                        (g.l0, g.l1) = (t0 - 1 - k, total - t0 - 1 - k);
                     }
                     break Exit::Tie(a, b);
                 }
                 let winner = usize::from(outcome);
+                if PRIZE {
+                    let cards = quad::<PICK>(winner, [pa, a, pb, b], layered, rng, &mut bits);
+                    // One pile: the winner's tail is behind its remaining stack.
+                    let (tail0, tail1) = (g.h0 + t0 - 2, g.h1 + (total - t0) - 2);
+                    let tail = tail0 ^ ((tail0 ^ tail1) & 0usize.wrapping_sub(winner));
+                    for (i, card) in cards.into_iter().enumerate() {
+                        d.set(winner, tail + i, card);
+                    }
+                    t0 = t0 + 2 - 4 * winner;
+                    acc += note(&mut lead, t0, total);
+                    if t0.wrapping_sub(lo + 1) >= inside
+                        || acc as u32 >= cap
+                        || cycles && (t0 == tort_t0 || lam + 1 == power)
+                    {
+                        (g.l0, g.l1) = (t0, total - t0);
+                        break Exit::Check;
+                    }
+                    lam += u64::from(cycles);
+                    continue;
+                }
                 // The random bit only where the order is shuffled (a closure here would keep `bits`
                 // out of a register).
                 let coin = PICK == pick::SHUFFLED && rng.bit_from(&mut bits);
@@ -385,7 +450,7 @@ fn run_with<
             Exit::Tie(a, b) => {
                 rng.put_bits(bits);
                 g.store(s);
-                match war(r, t, s, &mut tally, rng, duel, a, b) {
+                match war(r, t, s, &mut tally, rng, duel, a, b, 1 + usize::from(PRIZE)) {
                     War::Won {
                         depth: dp,
                         forfeited: f,
@@ -400,6 +465,31 @@ fn run_with<
                 t0 = g.l0 + g.m0;
                 bits = rng.take_bits();
                 acc += note(&mut lead, t0, total);
+            }
+            Exit::Short => {
+                // One battle of the general loop, on the tally it keeps: the loop's own counts
+                // are handed over first and taken back after.
+                rng.put_bits(bits);
+                g.store(s);
+                let battles = acc & u64::from(u32::MAX);
+                tally.cards_turned += turned * (battles - first);
+                tally.battles = battles;
+                tally.lead_changes = acc >> 32;
+                tally.leader = (lead != 0).then_some(u8::from(lead < 0));
+                let end = table::step(r, t, s, &mut tally, rng);
+                first = tally.battles;
+                acc = first | (tally.lead_changes << 32);
+                lead = match tally.leader {
+                    Some(0) => 1,
+                    Some(_) => -1,
+                    None => 0,
+                };
+                if let Some(end) = end {
+                    break 'game end;
+                }
+                g = Regs::load(s);
+                t0 = g.l0 + g.m0;
+                bits = rng.take_bits();
             }
             Exit::Check => {}
         }
@@ -436,7 +526,14 @@ fn run_with<
             if cycles && end.0 == EndReason::Capped {
                 g.store(s);
                 rng.put_bits(bits);
-                let capped = record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end);
+                let capped = record(
+                    &tally,
+                    first,
+                    acc & u64::from(u32::MAX),
+                    acc >> 32,
+                    turned,
+                    end,
+                );
                 let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
                     step::<PICK, TABLE>(r, t, duel, s, tally, rng)
                 };
@@ -446,7 +543,14 @@ fn run_with<
         }
     };
     rng.put_bits(bits);
-    record(&tally, first, acc & u64::from(u32::MAX), acc >> 32, end)
+    record(
+        &tally,
+        first,
+        acc & u64::from(u32::MAX),
+        acc >> 32,
+        turned,
+        end,
+    )
 }
 
 /// A card against a card: 0 if seat 0's `a` wins, 1 if seat 1's `b` wins, 2 on a tie; from
@@ -479,6 +583,46 @@ fn pair<const PICK: u8>(winner: usize, a: u8, b: u8, coin: bool) -> (u8, u8) {
     (x, a ^ b ^ x)
 }
 
+/// The pick-up of a battle with a prize and no war: seat 0's prize and card, seat 1's
+/// (`[pa, a, pb, b]`) in the order `PICK` puts them (`layered`: `played`). Shuffled takes its
+/// draws from the generator and the loop's bit buffer `bits`, as the general loop does.
+#[inline(always)]
+fn quad<const PICK: u8>(
+    winner: usize,
+    cards: [u8; 4],
+    layered: bool,
+    rng: &mut GameRng,
+    bits: &mut u64,
+) -> [u8; 4] {
+    let [pa, a, pb, b] = cards;
+    // The winner's pot and the loser's, picked by a mask rather than a branch.
+    let mask = 0u8.wrapping_sub(winner as u8);
+    let (pw, w) = (pa ^ ((pa ^ pb) & mask), a ^ ((a ^ b) & mask));
+    let (pl, l) = (pa ^ pb ^ pw, a ^ b ^ w);
+    match PICK {
+        pick::SHUFFLED => {
+            rng.put_bits(*bits);
+            let shuffled = rng.shuffle_word(u64::from(u32::from_le_bytes(cards)), 4);
+            *bits = rng.take_bits();
+            (shuffled as u32).to_le_bytes()
+        }
+        pick::SEAT => [pa, pb, a, b],
+        pick::WINNER if layered => [pw, pl, w, l],
+        pick::WINNER => [pw, w, pl, l],
+        pick::LOSER => [pl, l, pw, w],
+        pick::DESC => {
+            let mut c = cards;
+            c.sort_unstable_by(|x, y| y.cmp(x));
+            c
+        }
+        _ => {
+            let mut c = cards;
+            c.sort_unstable();
+            c
+        }
+    }
+}
+
 /// One battle of the two-seat rules on the seats in memory: how the replays that find a loop's
 /// start (and the check past the safety cap) play, at nearly the loop's own speed. Whatever
 /// is not a card against a card from two stacks is the table loop's step.
@@ -491,7 +635,7 @@ fn step<const PICK: u8, const TABLE: bool>(
     tally: &mut Tally,
     rng: &mut GameRng,
 ) -> Option<End> {
-    if PICK == pick::SHUFFLED || s.l[0] == 0 || s.l[1] == 0 {
+    if PICK == pick::SHUFFLED || r.prize || s.l[0] == 0 || s.l[1] == 0 {
         return table::step(r, t, s, tally, rng);
     }
     let (a, b) = (s.get(0, s.h[0]), s.get(1, s.h[1]));
@@ -503,7 +647,7 @@ fn step<const PICK: u8, const TABLE: bool>(
     tally.cards_turned += 2;
     let outcome = duel_of::<TABLE>(duel, r.cards.values(), a, b);
     if outcome == 2 {
-        return match war(r, t, s, tally, rng, duel, a, b) {
+        return match war(r, t, s, tally, rng, duel, a, b, 1) {
             War::Won {
                 winner,
                 depth,
@@ -563,7 +707,7 @@ pub(crate) enum War {
 }
 
 /// A war between the two seats, whose tied cards `a` and `b` have just been taken from their
-/// stacks (the seats' positions are in `s`; `duel` is the loop's outcome table, empty for the
+/// stacks after `need - 1` prizes (the seats' positions are in `s`; `duel` is the loop's outcome table, empty for the
 /// ordered rankings). Rounds both stacks can pay for in full are played here; anything else
 /// (a short stack, a turned-over pile, `war_cause_to_loser`) goes on in the general loop's
 /// [`fight`](general::fight). The winner takes the table by the general [`settle`](general::settle).
@@ -578,13 +722,15 @@ pub(crate) fn war(
     duel: &[u8],
     a: u8,
     b: u8,
+    need: usize,
 ) -> War {
     let mut up = [0u8; MAX_PLAYERS];
     (up[0], up[1]) = (a, b);
     // The common war first, without the general fight's questions: while both stacks hold a
     // whole round, a round is the heads moving on and a comparison. Each seat's table cards
-    // are then one stretch of its ring, from its tied card to its head.
-    let tied = [s.h[0] - 1, s.h[1] - 1];
+    // are then one stretch of its ring, from its opening (`need` cards: the prize, if any,
+    // and the tied card) to its head.
+    let tied = [s.h[0] - need, s.h[1] - need];
     let mut depth = 0u32;
     let mut decided = None;
     if !r.cause_to_loser {
@@ -672,19 +818,21 @@ pub(crate) fn war(
 }
 
 /// The record of a game played by a two-seat loop that started after `first` battles: the
-/// loop counted battles and lead changes itself, and two cards turned per battle.
+/// loop counted battles and lead changes itself, and `turned` cards turned per battle (wars
+/// aside).
 pub(crate) fn record(
     tally: &Tally,
     first: u64,
     battles: u64,
     lead_changes: u64,
+    turned: u64,
     end: End,
 ) -> GameRecord {
     GameRecord {
         battles,
         wars: tally.wars,
         deepest_war: tally.deepest,
-        cards_turned: tally.cards_turned + 2 * (battles - first),
+        cards_turned: tally.cards_turned + turned * (battles - first),
         lead_changes,
         winner: end.1,
         end: end.0,
