@@ -140,22 +140,29 @@ impl Seats {
     }
 
     /// The first `k` cards of the word `cards` (card `i` in byte `i`) won by seat `p`, as
-    /// [`Holdings::give`] gives them: one 8-byte store where the ring has room past the tail
-    /// (the bytes after the `k`th land where no card lies), card by card otherwise.
+    /// [`Holdings::give`] gives them.
     #[inline(always)]
     pub fn give_word(&mut self, p: usize, cards: u64, k: usize) {
         let held = self.l[p] + self.m[p];
-        let start = (self.h[p] + held) & (self.cap - 1);
-        if start + 8 <= self.cap && held + 8 <= self.cap {
-            let at = p * self.cap + start;
-            self.buf[at..at + 8].copy_from_slice(&cards.to_le_bytes());
-        } else {
-            self.put_cold(p, self.h[p] + held, &cards.to_le_bytes()[..k]);
-        }
+        self.put_few(p, self.h[p] + held, held, cards, k);
         if self.two_pile {
             self.m[p] += k;
         } else {
             self.l[p] += k;
+        }
+    }
+
+    /// The first `k` cards of the word `cards` at seat `p`'s ring position `pos`, the tail of
+    /// the `held` cards the seat has: one 8-byte store where the ring has room past the tail
+    /// (the bytes after the `k`th land where no card lies), card by card otherwise.
+    #[inline(always)]
+    pub fn put_few(&mut self, p: usize, pos: usize, held: usize, cards: u64, k: usize) {
+        let start = pos & (self.cap - 1);
+        if start + 8 <= self.cap && held + 8 <= self.cap {
+            let at = p * self.cap + start;
+            self.buf[at..at + 8].copy_from_slice(&cards.to_le_bytes());
+        } else {
+            self.put_cold(p, pos, &cards.to_le_bytes()[..k]);
         }
     }
 

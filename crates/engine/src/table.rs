@@ -11,22 +11,26 @@
 use crate::cycle::{self, Saves};
 use crate::general;
 use crate::observe::Quiet;
-use crate::record::GameRecord;
+use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{OnEmpty, Pickup, Rules};
 use crate::seats::Seats;
-use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, most_cards};
+use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit};
 
-/// `f::<N, PRIZE>(args)` for the rules' number of players and prize.
+/// `f::<N, PRIZE, HANDS>(args)` for the rules' number of players, prize and hands (a prize
+/// with hands is not [`plain`]).
 macro_rules! shaped {
     ($r:expr, $f:ident($($arg:expr),*)) => {
-        match ($r.players, $r.prize) {
-            (2, false) => $f::<2, false>($($arg),*),
-            (3, false) => $f::<3, false>($($arg),*),
-            (_, false) => $f::<4, false>($($arg),*),
-            (2, true) => $f::<2, true>($($arg),*),
-            (3, true) => $f::<3, true>($($arg),*),
-            (_, true) => $f::<4, true>($($arg),*),
+        match ($r.players, $r.prize, $r.hand > 0) {
+            (2, false, false) => $f::<2, false, false>($($arg),*),
+            (3, false, false) => $f::<3, false, false>($($arg),*),
+            (_, false, false) => $f::<4, false, false>($($arg),*),
+            (2, true, _) => $f::<2, true, false>($($arg),*),
+            (3, true, _) => $f::<3, true, false>($($arg),*),
+            (_, true, _) => $f::<4, true, false>($($arg),*),
+            (2, false, true) => $f::<2, false, true>($($arg),*),
+            (3, false, true) => $f::<3, false, true>($($arg),*),
+            (_, false, true) => $f::<4, false, true>($($arg),*),
         }
     };
 }
@@ -46,7 +50,7 @@ pub(crate) fn run(
     shaped!(r, run_with(r, t, s, saves, tally, rng))
 }
 
-fn run_with<const N: usize, const PRIZE: bool>(
+fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -55,9 +59,116 @@ fn run_with<const N: usize, const PRIZE: bool>(
     rng: &mut GameRng,
 ) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
+    if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() && !r.detects_cycles() {
+        return ring::<N>(r, t, s, tally, rng, cap);
+    }
     let mut step =
-        |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE>(r, t, s, tally, rng);
+        |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE, HANDS>(r, t, s, tally, rng);
     cycle::play_out(s, saves, tally, cap, r.detects_cycles(), &mut step)
+}
+
+/// How the run of plain battles of [`ring`] stopped.
+enum Stop {
+    /// The face-up cards tie among the seats of the mask.
+    Tie(u8, [u8; MAX_PLAYERS]),
+    /// A player is out, or an ending that counts cards may have come: the general
+    /// [`after`](general::after) decides, for the battle `winner` won.
+    Check(usize),
+    /// The safety cap.
+    Cap,
+}
+
+/// [`run_with`] for the commonest table: a face-up card from each stack, one pile, no loop
+/// detection (random pick-up, or a battle limit). Heads, stack lengths and the counts live in
+/// local variables, and a battle carries no dependency through memory, as in the two-seat loop;
+/// wars and endings go to the [`battle`]'s own [`tie`] and [`general::after`].
+fn ring<const N: usize>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    mut tally: Tally,
+    rng: &mut GameRng,
+    cap: u64,
+) -> GameRecord {
+    let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some();
+    loop {
+        let in_game = s.in_game;
+        let live = |p: usize| usize::from(in_game & bit(p) != 0);
+        let seated = u64::from(in_game.count_ones());
+        let (mut h, mut l) = (s.h, s.l);
+        let (mut battles, mut turned) = (tally.battles, tally.cards_turned);
+        // The leader as a seat number, `NONE` for none yet.
+        const NONE: u8 = u8::MAX;
+        let mut leader = tally.leader.unwrap_or(NONE);
+        let mut changes = tally.lead_changes;
+        let stop = loop {
+            battles += 1;
+            turned += seated;
+            // A seat that is out reads a card it does not own, and does not move.
+            let mut ups = 0u32;
+            for p in 0..N {
+                ups |= u32::from(s.get(p, h[p])) << (8 * p);
+                h[p] += live(p);
+                l[p] -= live(p);
+            }
+            let up = ups.to_le_bytes();
+            let best = r.best_of_first::<N>(in_game, &up);
+            if best.count_ones() != 1 {
+                break Stop::Tie(best, up);
+            }
+            let winner = best.trailing_zeros() as usize;
+            let (cards, k) = pickup::<N, false>(r, rng, winner, in_game, &[0; MAX_PLAYERS], &up);
+            // The winner's stack picked out and grown without indexing by the winner: the
+            // heads and lengths then stay in registers.
+            let held = (0..N).fold(0, |x, p| if p == winner { l[p] } else { x });
+            let head = (0..N).fold(0, |x, p| if p == winner { h[p] } else { x });
+            s.put_few(winner, head + held, held, cards, k);
+            for (p, len) in l.iter_mut().enumerate().take(N) {
+                *len += k * usize::from(p == winner);
+            }
+            let out = (0..N).fold(false, |any, p| any | (live(p) == 1 && l[p] == 0));
+            if out || counted {
+                break Stop::Check(winner);
+            }
+            // The leader: the one seat holding the most.
+            let most = (0..N).map(|p| l[p]).max().unwrap_or(0);
+            let holders = (0..N).fold(0u8, |m, p| m | u8::from(l[p] == most) << p);
+            if holders.count_ones() == 1 {
+                let now = holders.trailing_zeros() as u8;
+                changes += u64::from(leader != NONE && leader != now);
+                leader = now;
+            }
+            if battles >= cap {
+                break Stop::Cap;
+            }
+        };
+        (s.h, s.l) = (h, l);
+        tally.battles = battles;
+        tally.cards_turned = turned;
+        tally.leader = (leader != NONE).then_some(leader);
+        tally.lead_changes = changes;
+        let end = match stop {
+            Stop::Tie(tied, up) => tie::<N, false, false>(
+                r,
+                t,
+                s,
+                &mut tally,
+                rng,
+                in_game,
+                tied,
+                [0; MAX_PLAYERS],
+                up,
+            ),
+            Stop::Check(winner) => general::after(r, s, &mut tally, winner, 0, 0),
+            Stop::Cap => None,
+        };
+        if let Some((end, winner)) = end {
+            return tally.record(end, winner, None);
+        }
+        if tally.battles >= cap {
+            return tally.record(EndReason::Capped, None, None);
+        }
+    }
 }
 
 /// One battle of any rule set on the seats: [`battle`] where the rules are plain, the general
@@ -84,9 +195,10 @@ fn plain(r: &Rules) -> bool {
     !(r.hand > 0 && r.prize) && r.two_pile != Some(OnEmpty::Lose)
 }
 
-/// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`: the rules' `prize`).
+/// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`, `HANDS`: the rules'
+/// `prize`, and `hand` above 0).
 #[inline]
-fn battle<const N: usize, const PRIZE: bool>(
+fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -100,16 +212,16 @@ fn battle<const N: usize, const PRIZE: bool>(
     // a card straight from its stack; shorter stacks (a pile to turn over, a prize not given)
     // are the general battle's. In hand mode every player still in holds a card to play (hands
     // grow back after each battle), and the hand refills itself.
-    let hands = r.hand > 0;
     let need = 1 + usize::from(PRIZE);
     let short = |p: usize| {
-        if hands {
+        if HANDS {
             s.hand_len[p] == 0
         } else {
             s.l[p] < need
         }
     };
-    if (0..N).any(|p| playing(p) && short(p)) {
+    // Every seat asked, without a branch per seat.
+    if (0..N).fold(false, |any, p| any | (playing(p) & short(p))) {
         return general::battle(r, t, s, tally, rng, &mut Quiet);
     }
     tally.battles += 1;
@@ -117,7 +229,7 @@ fn battle<const N: usize, const PRIZE: bool>(
     // The cards are gathered in words: bytes stored one by one and read back as a word would
     // stall the read until the stores retire.
     let (mut prizes, mut ups) = (0u32, 0u32);
-    if hands {
+    if HANDS {
         for p in (0..N).filter(|&p| playing(p)) {
             ups |= u32::from(s.draw_up(r, p, rng)) << (8 * p);
         }
@@ -136,32 +248,83 @@ fn battle<const N: usize, const PRIZE: bool>(
         }
     }
     let prize = prizes.to_le_bytes();
-    let mut up = ups.to_le_bytes();
+    let up = ups.to_le_bytes();
     // The faster player grabs the cards before they are compared.
     let grab = r.speed.is_some_and(|th| playing(0) && rng.next_u64() < th);
-    let best = if grab { 1 } else { r.best_of(in_game, &up) };
+    let best = if grab {
+        1
+    } else {
+        r.best_of_first::<N>(in_game, &up)
+    };
     if best.count_ones() != 1 {
-        if hands || r.cause_to_loser {
-            t.clear();
-            for p in (0..N).filter(|&p| playing(p)) {
-                if PRIZE {
-                    t.pots[p].push(prize[p]);
-                }
-                t.pots[p].push(up[p]);
-            }
-            return general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0, 0);
-        }
-        return war::<N>(r, t, s, tally, rng, in_game, best, up, need);
+        return tie::<N, PRIZE, HANDS>(r, t, s, tally, rng, in_game, best, prize, up);
     }
     let winner = best.trailing_zeros() as usize;
-    // The pick-up: `order_pickup` on pots of the same few layers (the prizes, if any, then the
-    // face-up cards), written out for them. Every seat's card is written, in a fixed number of
-    // steps; one that is not part of the pick-up is overwritten by the next.
-    let layers = [&prize, &up];
+    let (cards, k) = pickup::<N, PRIZE>(r, rng, winner, in_game, &prize, &up);
+    s.give_word(winner, cards, k);
+    if HANDS {
+        general::top_up_hands(r, s, rng);
+    }
+    after::<N, HANDS>(r, s, tally, winner, in_game, 0)
+}
+
+/// The face-up cards `up` (after the prizes `prize`, if any) of the seats `in_game` tie among
+/// `tied`: a war on the rings, or the general contest where hands or `war_cause_to_loser`
+/// change what a war is.
+#[allow(clippy::too_many_arguments)] // the battle so far
+#[inline(always)]
+fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    in_game: u8,
+    tied: u8,
+    prize: [u8; MAX_PLAYERS],
+    mut up: [u8; MAX_PLAYERS],
+) -> Option<End> {
+    if HANDS || r.cause_to_loser {
+        t.clear();
+        for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
+            if PRIZE {
+                t.pots[p].push(prize[p]);
+            }
+            t.pots[p].push(up[p]);
+        }
+        return general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0, 0);
+    }
+    war::<N>(
+        r,
+        t,
+        s,
+        tally,
+        rng,
+        in_game,
+        tied,
+        up,
+        1 + usize::from(PRIZE),
+    )
+}
+
+/// The pick-up of a battle without a war that `winner` won: `order_pickup` on pots of the
+/// same few layers (the prizes, if any, then the face-up cards), written out for them. The
+/// cards come back in a word (card `i` in byte `i`) with their number.
+#[inline(always)]
+fn pickup<const N: usize, const PRIZE: bool>(
+    r: &Rules,
+    rng: &mut GameRng,
+    winner: usize,
+    in_game: u8,
+    prize: &[u8; MAX_PLAYERS],
+    up: &[u8; MAX_PLAYERS],
+) -> (u64, usize) {
+    let playing = |p: usize| in_game & bit(p) != 0;
+    let layers = [prize, up];
     let layers = &layers[usize::from(!PRIZE)..];
     let others = |p: usize| playing(p) && p != winner;
-    // Gathered in a word (card `i` in byte `i`): a card that is not part of the pick-up adds
-    // nothing and is overwritten by the next.
+    // Every seat's card is written, in a fixed number of steps: a card that is not part of
+    // the pick-up adds nothing and is overwritten by the next.
     let mut cards = 0u64;
     let mut k = 0;
     let mut take = |card: u8, counts: bool| {
@@ -214,15 +377,13 @@ fn battle<const N: usize, const PRIZE: bool>(
         }
         _ => cards,
     };
-    s.give_word(winner, cards, k);
-    general::top_up_hands(r, s, rng);
-    after::<N>(r, s, tally, winner, in_game, 0)
+    (cards, k)
 }
 
 /// After a battle of [`battle`]: nobody forfeited, so a player is out only if it has no card
 /// left; the endings that count cards are the general [`after`](general::after)'s.
 #[inline(always)]
-fn after<const N: usize>(
+fn after<const N: usize, const HANDS: bool>(
     r: &Rules,
     s: &mut Seats,
     tally: &mut Tally,
@@ -233,14 +394,19 @@ fn after<const N: usize>(
     let playing = |p: usize| in_game & bit(p) != 0;
     let mut totals = [0usize; MAX_PLAYERS];
     for (p, total) in totals.iter_mut().enumerate().take(N) {
-        *total = s.total(p);
+        *total = s.l[p] + s.m[p] + if HANDS { usize::from(s.hand_len[p]) } else { 0 };
     }
-    let out = (0..N).any(|p| playing(p) && totals[p] == 0);
+    let out = (0..N).fold(false, |any, p| any | (playing(p) & (totals[p] == 0)));
     let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some();
     if out || counted || depth > 0 && r.wars_to_win.is_some() {
         return general::after(r, s, tally, winner, depth, 0);
     }
-    tally.note_leader(most_cards((1 << N) - 1, |p| totals[p]).map(usize::from));
+    // The leader: the one seat holding the most, found without a branch per seat.
+    let most = (0..N).map(|p| totals[p]).max().unwrap_or(0);
+    let holders = (0..N).fold(0u8, |m, p| m | u8::from(totals[p] == most) << p);
+    if holders.count_ones() == 1 {
+        tally.note_leader(Some(holders.trailing_zeros() as usize));
+    }
     None
 }
 
@@ -285,7 +451,7 @@ fn war<const N: usize>(
                 *card = s.get(p, s.h[p] - 1);
             }
         }
-        let best = r.best_of(contenders, &up);
+        let best = r.best_of_first::<N>(contenders, &up);
         if best.count_ones() == 1 {
             winner = Some(best.trailing_zeros() as usize);
             break;
@@ -310,7 +476,7 @@ fn war<const N: usize>(
                 s.wars_won[winner] += 1;
             }
             s.give(r, winner, &t.order);
-            return after::<N>(r, s, tally, winner, in_game, depth);
+            return after::<N, false>(r, s, tally, winner, in_game, depth);
         }
     }
     t.clear();

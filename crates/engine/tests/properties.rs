@@ -291,7 +291,10 @@ fn each_shape_goes_to_its_loop() {
         ),
         (vec![("players", "3")], HotLoop::Table),
         (vec![("prize", "true")], HotLoop::Duo),
-        (vec![("prize", "true"), ("pile", "two-pile")], HotLoop::Table),
+        (
+            vec![("prize", "true"), ("pile", "two-pile")],
+            HotLoop::Table,
+        ),
         (vec![("prize", "true"), ("speed", "0.1")], HotLoop::Table),
         (vec![("hand", "3")], HotLoop::Table),
         (vec![("speed", "0.1")], HotLoop::Duo),
@@ -330,4 +333,71 @@ proptest! {
             }
         }
     }
+}
+
+/// The shapes the specialised loops play without handing battles to the general loop: the
+/// table loop's ring (3–4 players, one pile, no loop detection), the two-seat loop with a
+/// prize or speed. Drawn often here (the fully random rule sets above reach them rarely), each
+/// compared with the general loop game by game.
+#[test]
+fn fast_shapes_play_the_general_loops_games() {
+    use proptest::test_runner::{Config, TestRunner};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let one = |key: &'static str, values: &'static [&'static str]| {
+        proptest::sample::select(values).prop_map(move |v| (key, v))
+    };
+    let shapes = (
+        (
+            one("players", &["2", "3", "3", "4", "4"]),
+            one(
+                "pickup",
+                &[
+                    "shuffled",
+                    "shuffled",
+                    "seat",
+                    "played",
+                    "winner-first",
+                    "loser-first",
+                    "rank-desc",
+                    "rank-asc",
+                ],
+            ),
+            one("prize", &["false", "true"]),
+            one("speed", &["none", "none", "0.2"]),
+            one("battle_limit", &["none", "none", "300"]),
+            one("ranking", &["aces-high", "peasant", "low-wins"]),
+        ),
+        (
+            one("war_down", &["0", "1", "3", "by-rank"]),
+            one("short_war", &["all-but-last", "last-card-up", "lose"]),
+            one("war_cause_to_loser", &["false", "false", "true"]),
+            one("target_cards", &["none", "none", "none", "30"]),
+            one("min_cards", &["none", "none", "none", "2"]),
+            one("deck", &["standard52", "standard52", "piquet36"]),
+        ),
+    );
+    let ring = AtomicUsize::new(0);
+    let mut runner = TestRunner::new(Config {
+        cases: 600,
+        max_global_rejects: 100_000,
+        ..Config::default()
+    });
+    runner
+        .run(&(shapes, 0u64..1_000_000), |((a, b), seed)| {
+            let pairs = [a.0, a.1, a.2, a.3, a.4, a.5, b.0, b.1, b.2, b.3, b.4, b.5];
+            let rules = Rules::from_pairs(pairs.iter().copied().chain([("safety_cap", "20000")]));
+            prop_assume!(rules.is_ok());
+            let rules = rules.unwrap();
+            if rules.players() > 2 && a.2.1 == "false" && a.3.1 == "none" && !rules.detects_cycles()
+            {
+                ring.fetch_add(1, Ordering::Relaxed);
+            }
+            let games: Vec<GameSeed> = (0..8).map(|g| GameSeed::new(seed, 5, g)).collect();
+            every_loop_agrees(&rules, &games)?;
+            Ok(())
+        })
+        .unwrap();
+    let ring = ring.into_inner();
+    eprintln!("rule sets on the table loop's ring: {ring} of 600");
+    assert!(ring >= 60, "{ring}");
 }

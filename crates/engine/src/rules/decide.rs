@@ -22,16 +22,24 @@ impl Rules {
     /// The seats whose face-up card is best among `contenders`: one seat, or the tied ones.
     #[inline(always)]
     pub(crate) fn best_of(&self, contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
+        self.best_of_first::<MAX_PLAYERS>(contenders, up)
+    }
+
+    /// [`best_of`](Self::best_of) where only the first `N` seats can be contenders: a table
+    /// of `N` seats looks at no more.
+    #[inline(always)]
+    pub(crate) fn best_of_first<const N: usize>(
+        &self,
+        contenders: u8,
+        up: &[u8; MAX_PLAYERS],
+    ) -> u8 {
         match &self.compare {
             Compare::Ordered => {
                 // The highest card, then the seats that hold it, without a branch on the cards
                 // (which seat wins is what a branch predictor cannot guess).
                 let playing = |p: usize| (contenders >> p) & 1;
-                let max = (0..MAX_PLAYERS)
-                    .map(|p| up[p] * playing(p))
-                    .max()
-                    .unwrap_or(0);
-                (0..MAX_PLAYERS).fold(0, |m, p| m | (playing(p) & u8::from(up[p] == max)) << p)
+                let max = (0..N).map(|p| up[p] * playing(p)).max().unwrap_or(0);
+                (0..N).fold(0, |m, p| m | (playing(p) & u8::from(up[p] == max)) << p)
             }
             Compare::Table { values, beats } => best_by_table(*values, beats, contenders, up),
         }
