@@ -8,7 +8,7 @@
 //! prizes with hands and `on_empty = lose` are the general [`battle`](general::battle) on the
 //! same seats.
 
-use crate::cycle::{self, Saves};
+use crate::cycle::{self, Position, Saves};
 use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
@@ -59,8 +59,8 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     rng: &mut GameRng,
 ) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() && !r.detects_cycles() {
-        return ring::<N>(r, t, s, tally, rng, cap);
+    if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() {
+        return ring::<N>(r, t, s, saves, tally, rng, cap);
     }
     let mut step =
         |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE, HANDS>(r, t, s, tally, rng);
@@ -74,23 +74,34 @@ enum Stop {
     /// A player is out, or an ending that counts cards may have come: the general
     /// [`after`](general::after) decides, for the battle `winner` won.
     Check(usize),
-    /// The safety cap.
+    /// The safety cap, or a moment of Brent's loop detection: a position that may equal the
+    /// saved one, or a save due.
     Cap,
 }
 
-/// [`run_with`] for the commonest table: a face-up card from each stack, one pile, no loop
-/// detection (random pick-up, or a battle limit). Heads, stack lengths and the counts live in
-/// local variables, and a battle carries no dependency through memory, as in the two-seat loop;
-/// wars and endings go to the [`battle`]'s own [`tie`] and [`general::after`].
+/// [`run_with`] for the commonest table: a face-up card from each stack, one pile. Heads,
+/// stack lengths and the counts live in local variables, and a battle carries no dependency
+/// through memory, as in the two-seat loop; wars and endings go to the [`battle`]'s own [`tie`]
+/// and [`general::after`]. Loops are found as [`cycle::brent`] finds them, with the stack
+/// lengths as a quick first test.
 fn ring<const N: usize>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
+    saves: &mut Saves<Seats>,
     mut tally: Tally,
     rng: &mut GameRng,
     cap: u64,
 ) -> GameRecord {
     let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some();
+    let cycles = r.detects_cycles();
+    let start = tally;
+    if cycles {
+        saves.initial.copy_from(s);
+        saves.tortoise.copy_from(s);
+    }
+    let (mut power, mut lam) = (1u64, 0u64);
+    let mut tort_l = s.l;
     loop {
         let in_game = s.in_game;
         let live = |p: usize| usize::from(in_game & bit(p) != 0);
@@ -138,6 +149,12 @@ fn ring<const N: usize>(
                 changes += u64::from(leader != NONE && leader != now);
                 leader = now;
             }
+            if cycles {
+                lam += 1;
+                if l == tort_l || lam == power {
+                    break Stop::Cap;
+                }
+            }
             if battles >= cap {
                 break Stop::Cap;
             }
@@ -165,10 +182,41 @@ fn ring<const N: usize>(
         if let Some((end, winner)) = end {
             return tally.record(end, winner, None);
         }
+        // Brent's step after the battle, as `cycle::brent` takes it (the run of plain battles
+        // counted its own).
+        if cycles {
+            if !matches!(stop, Stop::Cap) {
+                lam += 1;
+            }
+            if s.same(&saves.tortoise) {
+                let mut step = plain_step::<N>(r, t, rng);
+                return cycle::finish_loop(s, saves, start, lam, &mut step);
+            }
+        }
         if tally.battles >= cap {
-            return tally.record(EndReason::Capped, None, None);
+            let capped = tally.record(EndReason::Capped, None, None);
+            if cycles {
+                let mut step = plain_step::<N>(r, t, rng);
+                return cycle::past_cap(s, saves, start, capped, &mut step);
+            }
+            return capped;
+        }
+        if cycles && power == lam {
+            saves.tortoise.copy_from(s);
+            tort_l = s.l;
+            power *= 2;
+            lam = 0;
         }
     }
+}
+
+/// [`battle`] of the [`ring`]'s rules as the step that [`cycle`]'s replays take.
+fn plain_step<'a, const N: usize>(
+    r: &'a Rules,
+    t: &'a mut Scratch,
+    rng: &'a mut GameRng,
+) -> impl FnMut(&mut Seats, &mut Tally, bool) -> Option<End> + 'a {
+    move |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, false, false>(r, t, s, tally, rng)
 }
 
 /// One battle of any rule set on the seats: [`battle`] where the rules are plain, the general
