@@ -5,7 +5,7 @@
 
 use crate::rng::GameRng;
 use crate::rules::{ChainedWar, Compare, DownRule, Pickup, Policy, Rules, ShortWar};
-use crate::state::{MAX_PLAYERS, bit, seats};
+use crate::state::MAX_PLAYERS;
 
 /// What a player can put into a war of `n` face-down cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,7 +41,7 @@ impl Rules {
                 let max = (0..N).map(|p| up[p] * playing(p)).max().unwrap_or(0);
                 (0..N).fold(0, |m, p| m | (playing(p) & u8::from(up[p] == max)) << p)
             }
-            Compare::Table { values, beats } => best_by_table(*values, beats, contenders, up),
+            Compare::Table { values, beats } => best_by_table::<N>(*values, beats, contenders, up),
         }
     }
 
@@ -190,14 +190,26 @@ fn append(out: &mut Vec<u8>, pot: &[u8]) {
 
 /// [`Rules::best_of`] under a ranking that is a table of which card beats which: undefeated
 /// cards win; a rock-paper-scissors round with none undefeated is a war among everyone in it.
-#[inline(never)]
-fn best_by_table(values: usize, beats: &[bool], contenders: u8, up: &[u8; MAX_PLAYERS]) -> u8 {
-    let beaten = |p: usize| {
-        seats(contenders).any(|q| q != p && beats[usize::from(up[q]) * values + usize::from(up[p])])
-    };
-    let undefeated = seats(contenders)
-        .filter(|&p| !beaten(p))
-        .fold(0, |m, p| m | bit(p));
+/// Every pair of the first `N` seats is looked up, without a branch; a seat that does not
+/// contend asks about card 0, and its answer is masked off.
+#[inline(always)]
+fn best_by_table<const N: usize>(
+    values: usize,
+    beats: &[bool],
+    contenders: u8,
+    up: &[u8; MAX_PLAYERS],
+) -> u8 {
+    let contends = |p: usize| (contenders >> p) & 1;
+    let card = |p: usize| usize::from(up[p]) * usize::from(contends(p));
+    let mut beaten = 0u8;
+    for p in 0..N {
+        let mut by = 0u8;
+        for q in (0..N).filter(|&q| q != p) {
+            by |= u8::from(beats[card(q) * values + card(p)]) & contends(q);
+        }
+        beaten |= by << p;
+    }
+    let undefeated = contenders & !beaten;
     if undefeated == 0 {
         contenders
     } else {
