@@ -223,7 +223,7 @@ fn take_opening<H: Holdings>(
 }
 
 /// Hand mode, after the pick-ups: every seat's hand grows back, seat by seat.
-#[inline]
+#[inline(always)]
 pub(crate) fn top_up_hands<H: Holdings>(r: &Rules, hold: &mut H, rng: &mut GameRng) {
     if r.hand > 0 {
         for p in 0..r.players {

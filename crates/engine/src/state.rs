@@ -150,7 +150,7 @@ pub(crate) trait Holdings {
 
     /// Turns up `p`'s next card: from the hand by the seat's policy (then refills the hand from
     /// the stack at once), or the top of the stack. The caller checks `up_supply > 0`.
-    #[inline]
+    #[inline(always)]
     fn draw_up(&mut self, r: &Rules, p: usize, rng: &mut GameRng) -> u8 {
         if r.hand == 0 {
             return self.draw_down(r, p, rng);
@@ -172,7 +172,7 @@ pub(crate) trait Holdings {
 
     /// Hand mode, after a battle's pick-ups: a hand that shrank while nothing was left to draw
     /// grows back from the stack into new slots at its end, up to the hand size.
-    #[inline]
+    #[inline(always)]
     fn top_up(&mut self, r: &Rules, p: usize, rng: &mut GameRng) {
         while self.hand_len(p) < r.hand && self.supply(r, p) > 0 {
             let c = self.draw_down(r, p, rng);

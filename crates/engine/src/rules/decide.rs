@@ -144,7 +144,7 @@ impl Rules {
 
     /// The hand slot `seat` plays from `hand` (hand mode), by the seat's policy. Policies rank a
     /// card by the ranking's strength key; ties go to the lower slot.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn choose(&self, seat: usize, hand: &[u8], rng: &mut GameRng) -> usize {
         let n = hand.len();
         let key = |i: usize| self.strength[usize::from(hand[i])];
@@ -161,12 +161,14 @@ impl Rules {
                 return (0..n).find(|&i| below(i) == (n - 1) / 2).unwrap_or(0);
             }
         };
+        // The lowest card is the highest of the keys turned upside down.
+        let flip = if high { 0 } else { u16::MAX };
         let mut best = 0;
-        let mut best_key = if n > 0 { key(0) } else { 0 };
+        let mut best_key = if n > 0 { key(0) ^ flip } else { 0 };
         for i in 1..n {
-            let k = key(i);
+            let k = key(i) ^ flip;
             // Strictly better only: ties go to the lower slot.
-            if (high && k > best_key) || (!high && k < best_key) {
+            if k > best_key {
                 best = i;
                 best_key = k;
             }

@@ -85,7 +85,7 @@ pub struct Rules {
     pub(crate) hand: usize,
     pub(crate) policies: [Policy; 4],
     /// Policy preference key per value: higher = stronger.
-    pub(crate) strength: Vec<u16>,
+    pub(crate) strength: Box<[u16; 256]>,
     /// `speed` as a threshold on a uniform u64.
     pub(crate) speed: Option<u64>,
     pub(crate) safety_cap: Option<u64>,
@@ -238,15 +238,17 @@ impl Rules {
                 Compare::Table { values, beats }
             }
         };
-        let strength: Vec<u16> = match &compare {
-            Compare::Ordered => (0..values as u16).collect(),
-            Compare::Table { values, beats } => (0..*values)
-                .map(|a| {
+        // A key for every byte a card can be, so that a lookup needs no bounds check.
+        let mut strength = Box::new([0u16; 256]);
+        for (a, key) in strength.iter_mut().enumerate().take(values) {
+            *key = match &compare {
+                Compare::Ordered => a as u16,
+                Compare::Table { values, beats } => {
                     let wins = (0..*values).filter(|&b| beats[a * values + b]).count() as u16;
                     wins * 256 + a as u16
-                })
-                .collect(),
-        };
+                }
+            };
+        }
         let down = match &o.war_down {
             WarDown::Fixed(n) => DownRule::Fixed(u32::from(*n)),
             WarDown::ByRank => DownRule::PerValue(cards.numbers.clone()),
