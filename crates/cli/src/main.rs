@@ -1,5 +1,9 @@
 //! `warlab`: the command line of the War research workbench.
 
+// The clap structs' doc comments are the `--help` text, printed as written: `OUT/<name>/` there
+// is a placeholder for the user, not an HTML tag (an escape would be printed too).
+#![allow(rustdoc::invalid_html_tags)]
+
 mod bench;
 mod options;
 mod run;

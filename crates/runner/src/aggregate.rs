@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use warlab_engine::{EndReason, GameRecord};
 
-/// Exact histogram of non-negative integers: dense below [`Hist::DENSE`], a map above (long
+/// Exact histogram of non-negative integers: dense below 2^16, a map above (long
 /// capped games), so a run's memory does not grow with its number of games.
 #[derive(Clone, Debug, Default)]
 pub struct Hist {

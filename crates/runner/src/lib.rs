@@ -1,7 +1,7 @@
 //! Runs experiments: every variant's games in chunks on all cores, aggregated as they stream.
 //!
 //! - [`aggregate`]: exact, mergeable counts (histograms, outcomes, cycles);
-//! - [`run`]: the chunked, ordered, thread-count-independent schedule and the [`Sink`] that
+//! - [`mod@run`]: the chunked, ordered, thread-count-independent schedule and the [`Sink`] that
 //!   receives its results;
 //! - [`summary`]: the estimates (means with CIs, quantiles, Wilson shares) of an aggregate.
 //!
