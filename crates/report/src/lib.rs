@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use warlab_engine::EndReason;
-use warlab_experiment::{Experiment, check_name};
+use warlab_experiment::{Experiment, RuleSet, Variant, check_name};
 use warlab_folders::{FolderLock, refused, replace_dir};
 use warlab_runner::aggregate::Lengths;
 use warlab_runner::summary::{t975, wilson};
@@ -158,15 +158,15 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
         return build_casino(data_dir, reports_root, &manifest);
     }
     let aggs = read_aggregates::<Aggregate>(data_dir, &manifest)?;
-    // The experiment text in the manifest gives the sweep axes and the baseline; it is parsed,
-    // not run.
-    let exp = Experiment::parse(Path::new(&manifest.file), &manifest.text).ok();
+    // The experiment text in the manifest gives the sweep axes, the baseline, each variant's
+    // players and cards; it is parsed, not run.
+    let exp: Experiment = played_experiment(&manifest_path, &manifest)?;
     let rows: Vec<Row> = aggs
         .into_iter()
         .zip(&manifest.variants)
         .map(|(a, m)| {
-            let v = exp.as_ref().and_then(|e| e.variant(&a.variant));
-            Row {
+            let v = played_variant(&manifest_path, &exp, &a.variant)?;
+            Ok(Row {
                 name: a.variant,
                 rules: m
                     .rules
@@ -174,24 +174,54 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
                     .filter_map(|r| r.split_once('='))
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect(),
-                settings: v.map(|v| v.settings.clone()).unwrap_or_default(),
-                players: v.map_or(2, |v| v.rules.players()),
-                cards: v.map_or(0, |v| v.rules.cards_in_play()),
-                fixed_deal: v.is_some_and(|v| v.deal.is_some()),
+                settings: v.settings.clone(),
+                players: v.rules.players(),
+                cards: v.rules.cards_in_play(),
+                fixed_deal: v.deal.is_some(),
                 lengths: a.aggregate.lengths(),
                 agg: a.aggregate,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let baseline = exp
+        .baseline
         .as_ref()
-        .and_then(|e| e.baseline.clone())
-        .and_then(|b| rows.iter().position(|r| r.name == b))
+        .and_then(|b| rows.iter().position(|r| &r.name == b))
         .unwrap_or(0);
 
     into_place(reports_root, &manifest.experiment, |tmp| {
-        let published = exp.as_ref().map_or(&[][..], |e| &e.published[..]);
-        write_report(tmp, &manifest, &rows, baseline, published, opts)
+        write_report(tmp, &manifest, &rows, baseline, &exp.published, opts)
+    })
+}
+
+/// The experiment a run played, from the text its manifest holds. A text that no longer parses
+/// (an edited manifest, or one of a warlab whose experiment files differ) is refused: a report
+/// from guessed players and cards would be wrong without saying so.
+fn played_experiment<R: RuleSet>(
+    manifest_path: &Path,
+    manifest: &Manifest,
+) -> Result<Experiment<R>> {
+    Experiment::parse_game(Path::new(&manifest.file), &manifest.text).map_err(|e| {
+        refused(format!(
+            "{}: `text` (the experiment file {} as played) does not parse: {e}; the manifest was edited, or written by warlab {} whose experiment files this one does not read",
+            manifest_path.display(),
+            manifest.file,
+            manifest.warlab_version
+        ))
+    })
+}
+
+/// The variant `name` of the played experiment; one the text does not declare is refused.
+fn played_variant<'e, R: RuleSet>(
+    manifest_path: &Path,
+    exp: &'e Experiment<R>,
+    name: &str,
+) -> Result<&'e Variant<R>> {
+    exp.variant(name).ok_or_else(|| {
+        refused(format!(
+            "{}: variant `{name}` is not one of the experiment in `text`; the manifest was edited",
+            manifest_path.display()
+        ))
     })
 }
 
@@ -227,21 +257,17 @@ fn read_aggregates<A: serde::de::DeserializeOwned>(
 
 fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Result<PathBuf> {
     let aggs = read_aggregates::<warlab_runner::CasinoAggregate>(data_dir, manifest)?;
-    let exp = Experiment::<warlab_casino::CasinoRules>::parse_game(
-        Path::new(&manifest.file),
-        &manifest.text,
-    )
-    .ok();
+    let manifest_path = data_dir.join("manifest.json");
+    let exp: Experiment<warlab_casino::CasinoRules> =
+        played_experiment(&manifest_path, manifest)?;
     let rows = aggs
         .into_iter()
         .zip(&manifest.variants)
         .map(|(a, m)| {
             Ok(casino::CasinoRow {
-                settings: exp
-                    .as_ref()
-                    .and_then(|e| e.variant(&a.variant))
-                    .map(|v| v.settings.clone())
-                    .unwrap_or_default(),
+                settings: played_variant(&manifest_path, &exp, &a.variant)?
+                    .settings
+                    .clone(),
                 rules: casino::rules_from_pairs(&m.rules)
                     .with_context(|| format!("variant `{}` in the manifest", m.name))?,
                 name: a.variant,
