@@ -25,7 +25,10 @@ fn shown((major, minor, patch): (u64, u64, u64)) -> String {
 /// The platform the tests run on (`host:` of `rustc -vV`).
 fn host() -> String {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = Command::new(rustc).arg("-vV").output().expect("rustc -vV runs");
+    let out = Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV runs");
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -38,7 +41,13 @@ fn stated_msrv_covers_every_locked_package() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.toml");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--locked", "--filter-platform"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--locked",
+            "--filter-platform",
+        ])
         .arg(host())
         .arg("--manifest-path")
         .arg(&manifest)
@@ -76,7 +85,11 @@ fn stated_msrv_covers_every_locked_package() {
         }
     }
     let stated = stated.expect("the workspace states a rust-version");
-    assert!(needed.len() > 100, "only {} packages state a rust-version", needed.len());
+    assert!(
+        needed.len() > 100,
+        "only {} packages state a rust-version",
+        needed.len()
+    );
     needed.sort();
     let too_new: Vec<String> = needed
         .iter()

@@ -258,8 +258,7 @@ fn read_aggregates<A: serde::de::DeserializeOwned>(
 fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Result<PathBuf> {
     let aggs = read_aggregates::<warlab_runner::CasinoAggregate>(data_dir, manifest)?;
     let manifest_path = data_dir.join("manifest.json");
-    let exp: Experiment<warlab_casino::CasinoRules> =
-        played_experiment(&manifest_path, manifest)?;
+    let exp: Experiment<warlab_casino::CasinoRules> = played_experiment(&manifest_path, manifest)?;
     let rows = aggs
         .into_iter()
         .zip(&manifest.variants)

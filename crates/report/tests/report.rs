@@ -254,7 +254,11 @@ fn a_manifest_whose_experiment_text_does_not_parse_is_refused_naming_it() {
     let manifest = std::fs::read_to_string(data.join("manifest.json")).unwrap();
     for (from, to, says) in [
         ("games = 3000", "games = \\\"many\\\"", "does not parse"),
-        ("war_down = [1, 2, 3]", "war_down = [3, 2, 5]", "variant `war_down=1`"),
+        (
+            "war_down = [1, 2, 3]",
+            "war_down = [3, 2, 5]",
+            "variant `war_down=1`",
+        ),
     ] {
         let edited = manifest.replace(from, to);
         assert_ne!(edited, manifest, "{from}");
@@ -262,7 +266,10 @@ fn a_manifest_whose_experiment_text_does_not_parse_is_refused_naming_it() {
         let e = build(&data, &dir.join("reports")).unwrap_err();
         assert!(e.is::<warlab_folders::Refused>(), "{e:#}");
         let text = format!("{e:#}");
-        assert!(text.contains(&data.join("manifest.json").display().to_string()), "{text}");
+        assert!(
+            text.contains(&data.join("manifest.json").display().to_string()),
+            "{text}"
+        );
         assert!(text.contains(says), "{text}");
         assert!(!dir.join("reports").join("t").exists(), "no report");
     }
