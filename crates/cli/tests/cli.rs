@@ -87,6 +87,11 @@ fn bad_rules_are_clear_errors_with_status_2() {
         err.contains("r.toml:3:12") && err.contains("war_down") && err.contains("by-rank"),
         "{err}"
     );
+    // Columns count characters, as in experiment files (`é` is 2 bytes: 13 would be bytes).
+    std::fs::write(&file, "pickup = \"seat\"\n\"pické\" = \"x\"\n").unwrap();
+    let (code, _, err) = warlab(&["trace", "--rules", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("r.toml:2:11: `pické`"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

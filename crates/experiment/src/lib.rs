@@ -164,6 +164,22 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     })
 }
 
+/// Line and column (both from 1) of the byte `offset` in `text`, as an editor shows them: the
+/// column counts characters, not bytes. Every `file:line:column` of an error, in experiment
+/// files and rule files alike, comes from here.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
 /// Checks an option value written as a table of `KEY=N` pairs (`war_down = "J=1,Q=2"`): a
 /// key given twice would silently keep one of its values.
 pub fn check_table_value(value: &str) -> Result<(), String> {
@@ -550,24 +566,13 @@ struct Parser<'a> {
 type Value<'i> = Spanned<DeValue<'i>>;
 
 impl Parser<'_> {
-    fn at(&self, offset: usize) -> (usize, usize) {
-        let before = &self.text[..offset.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.chars().count()
-            - before
-                .rfind('\n')
-                .map_or(0, |i| before[..=i].chars().count())
-            + 1;
-        (line, column)
-    }
-
     fn error(
         &self,
         offset: usize,
         key: Option<&str>,
         message: impl Into<String>,
     ) -> ExperimentError {
-        let (line, column) = self.at(offset);
+        let (line, column) = line_col(self.text, offset);
         ExperimentError {
             file: self.path.to_path_buf(),
             line,
