@@ -410,22 +410,23 @@ fn run(cli: Cli) -> Result<()> {
                 "{threads} threads:        {:.0} games/s (wall time, median of {reps})",
                 r.games_per_s_all
             );
-            let list = |v: &[f64]| {
-                v.iter()
-                    .map(|x| format!("{x:.0}"))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
-            println!(
-                "{{\"rules\":\"{rules}\",\"loop\":\"{}\",\"games_per_s_1t\":{:.0},\"ns_per_battle_1t\":{:.3},\"games_per_s_all\":{:.0},\"threads\":{threads},\"battles_per_game\":{:.2},\"reps\":{reps},\"games_per_rep\":{games},\"reps_1t\":[{}],\"reps_all\":[{}]}}",
-                r.hot_loop,
-                r.games_per_s_1t,
-                r.ns_per_battle_1t,
-                r.games_per_s_all,
-                r.battles_per_game,
-                list(&r.reps_1t),
-                list(&r.reps_all)
-            );
+            // Rounded as the table above shows them: games/s whole, ns to 0.001.
+            let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
+            let whole = |v: &[f64]| v.iter().map(|x| x.round() as u64).collect::<Vec<_>>();
+            let line = serde_json::json!({
+                "rules": rules.to_string(),
+                "loop": r.hot_loop,
+                "games_per_s_1t": r.games_per_s_1t.round() as u64,
+                "ns_per_battle_1t": round(r.ns_per_battle_1t, 3),
+                "games_per_s_all": r.games_per_s_all.round() as u64,
+                "threads": threads,
+                "battles_per_game": round(r.battles_per_game, 2),
+                "reps": reps,
+                "games_per_rep": games,
+                "reps_1t": whole(&r.reps_1t),
+                "reps_all": whole(&r.reps_all),
+            });
+            println!("{line}");
             Ok(())
         }
     }

@@ -766,28 +766,9 @@ fn lengths_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
     )?)
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ`.
+/// `YYYY-MM-DDTHH:MM:SSZ` (RFC 3339, whole seconds, UTC); a clock set before 1970 gives 1970.
 pub(crate) fn utc(t: std::time::SystemTime) -> String {
-    let secs = t
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    humantime::format_rfc3339_seconds(t.max(std::time::UNIX_EPOCH)).to_string()
 }
 
 #[cfg(test)]
