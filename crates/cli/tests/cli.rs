@@ -39,6 +39,23 @@ fn trace_json_lines() {
         "{}",
         lines.last().unwrap()
     );
+    // Every line is JSON (serde writes it), and the rules' text, `=` and `,` in it, reads back.
+    let (code, out, _) = warlab(&[
+        "trace",
+        "--seed",
+        "4",
+        "--json",
+        "--rule",
+        "war_down=J=1,Q=2",
+        "--rule",
+        "pickup=seat",
+    ]);
+    assert_eq!(code, 0);
+    for line in out.lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    let deal: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(deal["rules"], "war_down=J=1,Q=2 pickup=seat");
 }
 
 #[test]
@@ -108,6 +125,9 @@ fn bench_ends_with_a_json_line() {
     ] {
         assert!(last.contains(key), "{last}");
     }
+    let last: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(last["rules"], "classic");
+    assert_eq!(last["reps_1t"].as_array().map(Vec::len), Some(3), "{last}");
     // `--portable` keeps the classic shape off the vector loop.
     let (code, out, _) = warlab(&[
         "bench",
