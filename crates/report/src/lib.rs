@@ -431,41 +431,7 @@ fn write_report(
     opts: &Options,
 ) -> Result<()> {
     let mut md = String::new();
-    let _ = writeln!(md, "# {} — {}\n", m.experiment, m.description);
-    let games = m.games_to - m.games_from;
-    let _ = writeln!(
-        md,
-        "{} variant(s) × {} games (game indices {}..{}), seed {}. Reproduce with \
-         `warlab run {} --seed {}{}` (experiment file hash `{}`, warlab {}). Run started {} \
-         on {} thread(s): {} games in {:.1} s, {:.0} games/s{}.\n",
-        rows.len(),
-        games,
-        m.games_from,
-        m.games_to,
-        m.seed,
-        m.file,
-        m.seed,
-        if m.games_from > 0 {
-            format!(" --games-from {} --games-to {}", m.games_from, m.games_to)
-        } else {
-            String::new()
-        },
-        m.file_hash,
-        m.warlab_version,
-        m.started_utc,
-        m.threads,
-        m.games_played,
-        m.seconds,
-        m.games_per_s,
-        if m.variants_resumed > 0 {
-            format!(
-                " ({} variant(s) resumed from an interrupted run)",
-                m.variants_resumed
-            )
-        } else {
-            String::new()
-        }
-    );
+    run_header(&mut md, m, "", "games", rows.len());
     md.push_str(
         "Lengths are in battles (a war, however deep, is one battle). A looping game never ends \
          and a capped game was stopped before it ended: neither has a length. Every mean, \
@@ -478,17 +444,13 @@ fn write_report(
          an upper bound when nothing was seen.\n\n",
     );
 
-    md.push_str("## Variants\n\n| variant | rules | seed id |\n|---|---|---:|\n");
-    for (r, mv) in rows.iter().zip(&m.variants) {
-        let _ = writeln!(
-            md,
-            "| `{}` | {} | {} |",
-            r.name,
-            words::describe(&r.rules),
-            mv.seed_id
-        );
-    }
-    md.push('\n');
+    variants_table(
+        &mut md,
+        m,
+        "rules",
+        rows.iter()
+            .map(|r| (&r.name[..], words::describe(&r.rules))),
+    );
     published::section(&mut md, rows, published);
 
     lengths_table(&mut md, rows);
@@ -598,6 +560,62 @@ fn write_report(
 }
 
 /// `12.34 %`.
+/// The report's title and the run it comes from, with the command that reproduces it, for
+/// either game: `game` opens the paragraph (`"Casino War. "` or nothing), `unit` is what a
+/// variant plays (`games`, `sessions`).
+fn run_header(md: &mut String, m: &Manifest, game: &str, unit: &str, variants: usize) {
+    let _ = writeln!(md, "# {} — {}\n", m.experiment, m.description);
+    let slice = if m.games_from > 0 {
+        format!(" --games-from {} --games-to {}", m.games_from, m.games_to)
+    } else {
+        String::new()
+    };
+    let resumed = if m.variants_resumed > 0 {
+        format!(
+            " ({} variant(s) resumed from an interrupted run)",
+            m.variants_resumed
+        )
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        md,
+        "{game}{variants} variant(s) × {} {unit} (indices {}..{}), seed {}. Reproduce with \
+         `warlab run {} --seed {}{slice}` (experiment file hash `{}`, warlab {}). Run started {} \
+         on {} thread(s): {} {unit} in {:.1} s, {:.0} {unit}/s{resumed}.\n",
+        m.games_to - m.games_from,
+        m.games_from,
+        m.games_to,
+        m.seed,
+        m.file,
+        m.seed,
+        m.file_hash,
+        m.warlab_version,
+        m.started_utc,
+        m.threads,
+        m.games_played,
+        m.seconds,
+        m.games_per_s,
+    );
+}
+
+/// The table of variants: name, `what` (the rules or the table, described), seed id.
+fn variants_table<'r>(
+    md: &mut String,
+    m: &Manifest,
+    what: &str,
+    rows: impl Iterator<Item = (&'r str, String)>,
+) {
+    let _ = writeln!(
+        md,
+        "## Variants\n\n| variant | {what} | seed id |\n|---|---|---:|"
+    );
+    for ((name, described), mv) in rows.zip(&m.variants) {
+        let _ = writeln!(md, "| `{name}` | {described} | {} |", mv.seed_id);
+    }
+    md.push('\n');
+}
+
 fn share_text(k: u64, n: u64) -> String {
     format!("{:.2} %", 100.0 * k as f64 / n.max(1) as f64)
 }
