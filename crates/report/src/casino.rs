@@ -10,9 +10,10 @@ use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
 use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
 
+use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
+use crate::input::Manifest;
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
 use crate::stats::holm;
-use crate::{Manifest, box_rows, fmt_ci, length_cells, pct, pvalue, show};
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -86,7 +87,7 @@ pub(crate) fn describe(r: &CasinoRules) -> String {
 
 pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
     let mut md = String::new();
-    crate::run_header(&mut md, m, "Casino War. ", "sessions", rows.len());
+    crate::format::run_header(&mut md, m, "Casino War. ", "sessions", rows.len());
     md.push_str(
         "A session starts at a freshly shuffled shoe with the bankroll and plays hands until the \
          bankroll cannot cover one more hand (the bet, the tie bet, and the raise when the \
@@ -98,7 +99,7 @@ pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Resu
         "Any session replays hand by hand: `warlab trace --experiment {} --variant '<variant>' --game <G>` (`--json` for JSON lines).\n",
         m.file
     );
-    crate::variants_table(
+    crate::format::variants_table(
         &mut md,
         m,
         "table",

@@ -24,7 +24,7 @@ use warlab_casino::{CasinoOptions, CasinoRules};
 use warlab_experiment::{LengthUnit, Measure, Published, Statistic};
 use warlab_runner::{Hist, mean_estimate};
 
-use crate::Row;
+use crate::input::Row;
 use crate::stats::power_law;
 
 /// The z of the agreement criterion (two-sided 99 %).
@@ -152,7 +152,7 @@ fn ours(rows: &[Row], p: &Published) -> Result<Ours, String> {
                     pts.iter().map(|p| p.0 as u64).max().unwrap_or(0),
                     fit.chi2,
                     fit.points - 2,
-                    crate::p_is(fit.fit_p),
+                    crate::format::p_is(fit.fit_p),
                     if fit.fit_p < 0.01 {
                         "the decks do not lie on one power law, so this exponent and its SE \
                          describe the best line through them, not an asymptotic exponent."
