@@ -11,7 +11,8 @@ use warlab_folders::{FolderLock, refused};
 
 use crate::files::parquet_footer;
 use crate::folder::{FILES, claim, verify};
-use crate::store::{Manifest, RunKey, Segment, Tables, write_outputs};
+use crate::frames::{Segment, Tables, write_outputs};
+use crate::manifest::{Manifest, RunKey};
 
 #[derive(Deserialize)]
 #[serde(bound = "A: DeserializeOwned")]
@@ -233,7 +234,7 @@ fn merge_game<G: Tables>(
     let describe = |finished| Manifest {
         threads,
         started_utc: started,
-        finished_utc: crate::store::utc(finished),
+        finished_utc: crate::manifest::utc(finished),
         seconds,
         games_played: played,
         games_per_s: played as f64 / seconds.max(1e-9),
