@@ -145,31 +145,7 @@ enum Command {
         force: bool,
     },
     /// Write a Slurm job array over the shards of an experiment, plus a dependent merge job
-    Slurm {
-        /// The experiment file
-        file: PathBuf,
-        /// Number of shards (array tasks), 1..=1000
-        #[arg(long, default_value_t = 4)]
-        shards: u64,
-        /// Slurm partition (default: the cluster's default)
-        #[arg(long)]
-        partition: Option<String>,
-        /// Time limit per task, in Slurm's format
-        #[arg(long, default_value = "01:00:00")]
-        time: String,
-        /// CPUs per task (the worker threads of each shard)
-        #[arg(long, default_value_t = 2)]
-        cpus_per_task: u32,
-        /// Data folder of the shards and of the merged run
-        #[arg(long, default_value = "data")]
-        out: PathBuf,
-        /// Where the scripts are written
-        #[arg(long, default_value = "slurm")]
-        dir: PathBuf,
-        /// Submit with sbatch and print the job ids
-        #[arg(long)]
-        submit: bool,
-    },
+    Slurm(slurm::SlurmArgs),
     /// Check experiment files without running them
     Validate {
         /// Experiment files
@@ -266,25 +242,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Slurm {
-            file,
-            shards,
-            partition,
-            time,
-            cpus_per_task,
-            out,
-            dir,
-            submit,
-        } => slurm::slurm(slurm::SlurmArgs {
-            file,
-            shards,
-            partition,
-            time,
-            cpus_per_task,
-            out,
-            dir,
-            submit,
-        }),
+        Command::Slurm(args) => slurm::slurm(args),
         Command::Report {
             data,
             reports,
