@@ -73,6 +73,7 @@ pub(crate) fn csv_bytes(df: &mut DataFrame) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Reads a whole Parquet file into a frame (the tests and `verify` read the files back).
 pub fn read_parquet(path: &Path) -> Result<DataFrame> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     ParquetReader::new(file)

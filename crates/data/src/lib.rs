@@ -25,6 +25,9 @@
 //! merge), `manifest` the run key and `manifest.json`, `files` atomic writes and Parquet
 //! metadata, `folder` what a folder holds and `verify`, `merge` shards and slices.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod files;
 mod folder;
 mod frames;

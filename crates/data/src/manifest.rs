@@ -8,11 +8,17 @@ use warlab_experiment::{Experiment, RuleSet};
 /// reused, and finished results replaced without `--force`, only under an equal key.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunKey {
+    /// FNV-1a 64 (hex) of the experiment file's text.
     pub experiment_hash: String,
+    /// The experiment seed the games were played with.
     pub seed: u64,
+    /// First game index played in every variant.
     pub games_from: u64,
+    /// Game index every variant stopped before.
     pub games_to: u64,
+    /// Whether `games.parquet` (one row per game) was written.
     pub rows: bool,
+    /// The warlab version that played the games.
     pub warlab_version: String,
 }
 
@@ -66,39 +72,61 @@ pub struct Manifest {
     /// `war` or `casino-war` (manifests written before Casino War have no field: War).
     #[serde(default = "war")]
     pub game: String,
+    /// The experiment's `name` (the folder's name; checked before it becomes a path).
     pub experiment: String,
+    /// The experiment's `description`.
     pub description: String,
+    /// The experiment file as given on the command line.
     pub file: String,
+    /// FNV-1a 64 (hex) of `text`.
     pub file_hash: String,
+    /// The experiment file's text, as played.
     pub text: String,
+    /// The warlab version that wrote the folder.
     pub warlab_version: String,
+    /// The experiment seed.
     pub seed: u64,
+    /// First game index played in every variant.
     pub games_from: u64,
+    /// Game index every variant stopped before.
     pub games_to: u64,
+    /// Games of each variant in the folder (`games_to − games_from`, or a variant's own `games`).
     pub games_per_variant: u64,
+    /// Whether `games.parquet` was written.
     pub rows: bool,
+    /// Worker threads of the run.
     pub threads: usize,
+    /// When the run started (RFC 3339, UTC).
     pub started_utc: String,
+    /// When the last file was written (RFC 3339, UTC).
     pub finished_utc: String,
+    /// Wall time of this invocation, in seconds.
     pub seconds: f64,
     /// Games played by this invocation (not counting variants resumed from an earlier one).
     pub games_played: u64,
+    /// Games per second of this invocation.
     pub games_per_s: f64,
+    /// Variants taken whole from `.parts/` of an interrupted run.
     pub variants_resumed: usize,
     /// The folders a `warlab merge` combined (empty for a run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<String>,
+    /// How game seeds derive from the experiment seed, in words (see `warlab_engine::rng`).
     pub seed_scheme: String,
     /// FNV-1a 64 (hex) of `summary.csv`'s bytes: a CSV file has no place for the run key, so
     /// the manifest vouches for it (empty in folders written before run keys).
     #[serde(default)]
     pub summary_csv_fnv1a: String,
+    /// Every variant, in experiment order.
     pub variants: Vec<ManifestVariant>,
 }
 
+/// One variant of the manifest.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ManifestVariant {
+    /// The variant's name.
     pub name: String,
+    /// The variant's seed id (FNV-1a 64 of its name).
     pub seed_id: u64,
     /// Every rule option, `name=value`.
     pub rules: Vec<String>,
@@ -106,9 +134,13 @@ pub struct ManifestVariant {
 
 /// Timing of a run, for the manifest.
 pub struct Timing {
+    /// When the run started.
     pub started: std::time::SystemTime,
+    /// Wall time, in seconds.
     pub seconds: f64,
+    /// Games played by this invocation.
     pub games_played: u64,
+    /// Worker threads.
     pub threads: usize,
 }
 

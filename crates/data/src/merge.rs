@@ -36,8 +36,11 @@ struct Shard<A> {
 
 /// A merged folder, still locked: the report is written under the same lock.
 pub struct Merged {
+    /// The merged folder, `OUT/<name>/`.
     pub dir: PathBuf,
+    /// Its manifest, as written.
     pub manifest: Manifest,
+    /// The merged folder's lock, held for the report.
     pub lock: FolderLock,
 }
 

@@ -8,12 +8,15 @@ use crate::read_text;
 /// One thing wrong with an experiment file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExperimentError {
+    /// The experiment (or rule) file.
     pub file: PathBuf,
     /// 1-based; 0 when the problem has no place in the file (e.g. it cannot be read).
     pub line: usize,
+    /// 1-based, in characters ([`line_col`]); 0 with `line` 0.
     pub column: usize,
     /// The key involved (`games`, `sweep.pickup`, `variant[2].war_down`), if any.
     pub key: Option<String>,
+    /// What is wrong, and what is allowed.
     pub message: String,
 }
 

@@ -11,6 +11,9 @@
 //! `published` its figures from the literature; `rule_set` puts War and Casino War behind one
 //! trait; `error` gives every problem its file, line and column.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod error;
 mod parse;
 mod published;
@@ -154,6 +157,7 @@ pub struct Variant<R: RuleSet = Rules> {
     /// Seeds the variant's games: a hash of the name, so adding or reordering variants
     /// never changes another variant's data.
     pub seed_id: u64,
+    /// The validated rule set the variant plays.
     pub rules: R,
     /// The sweep axes' values (or the named variant's own options) that make this variant.
     pub settings: Vec<(String, String)>,
@@ -177,15 +181,23 @@ impl<R: RuleSet> Variant<R> {
 /// A checked experiment, ready to run.
 #[derive(Clone, Debug)]
 pub struct Experiment<R: RuleSet = Rules> {
+    /// The file the experiment was read from (named in errors and the manifest).
     pub file: PathBuf,
     /// The file's text, kept for the manifest.
     pub text: String,
+    /// The experiment's name: its output folder (checked by [`check_name`]).
     pub name: String,
+    /// A line saying what the experiment asks.
     pub description: String,
+    /// Games per variant.
     pub games: u64,
+    /// The experiment seed (game seeds derive from it).
     pub seed: u64,
+    /// Whether one row per game is written (`games.parquet`).
     pub rows: bool,
+    /// The variant the report compares every other one with (default: the first).
     pub baseline: Option<String>,
+    /// The variants, the sweep's product first, then the named ones.
     pub variants: Vec<Variant<R>>,
     /// Figures from the literature the report compares with (`[[published]]`).
     pub published: Vec<Published>,
@@ -206,15 +218,19 @@ impl Experiment {
 /// An experiment of either game, as its file's `game` says.
 #[derive(Clone, Debug)]
 pub enum AnyExperiment {
+    /// A War experiment (`game = "war"`, the default).
     War(Experiment<Rules>),
+    /// A Casino War experiment (`game = "casino-war"`).
     Casino(Experiment<CasinoRules>),
 }
 
 impl AnyExperiment {
+    /// Reads and checks an experiment file of either game.
     pub fn load(path: &Path) -> Result<AnyExperiment, ExperimentError> {
         AnyExperiment::parse(path, &read(path)?)
     }
 
+    /// Checks an experiment of either game given as text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<AnyExperiment, ExperimentError> {
         let parser = Parser { path, text };
         Ok(match parser.game()?.as_str() {
@@ -223,6 +239,7 @@ impl AnyExperiment {
         })
     }
 
+    /// The experiment's name.
     pub fn name(&self) -> &str {
         match self {
             AnyExperiment::War(e) => &e.name,
@@ -230,6 +247,7 @@ impl AnyExperiment {
         }
     }
 
+    /// Games per variant.
     pub fn games(&self) -> u64 {
         match self {
             AnyExperiment::War(e) => e.games,
@@ -237,6 +255,7 @@ impl AnyExperiment {
         }
     }
 
+    /// The number of variants.
     pub fn variant_count(&self) -> usize {
         match self {
             AnyExperiment::War(e) => e.variants.len(),
@@ -262,6 +281,7 @@ impl<R: RuleSet> Experiment<R> {
         format!("{:016x}", fnv1a(self.text.as_bytes()))
     }
 
+    /// The variant named `name`, if any.
     pub fn variant(&self, name: &str) -> Option<&Variant<R>> {
         self.variants.iter().find(|v| v.name == name)
     }

@@ -13,7 +13,9 @@ pub enum Statistic {
     /// A statistic of a variant's game length, in battles (a war is one) or in plays (pairs
     /// of cards laid, face-down pairs included: cards turned / 2).
     Length {
+        /// Battles or plays.
         unit: LengthUnit,
+        /// Which statistic of the length.
         measure: Measure,
     },
     /// The exact probability that seat 0 wins every battle of the first half-deck with no tie
@@ -25,21 +27,29 @@ pub enum Statistic {
     LoopShare,
     /// The period and pre-period of a fixed deal's loop.
     CyclePeriod,
+    /// The pre-period (battles before the loop starts) of a fixed deal's loop.
     CycleStart,
     /// Casino War's exact house edge (percent) of the main bet, and of the tie bet.
     CasinoHouseEdge,
+    /// Casino War's exact house edge (percent) of the tie bet.
     CasinoTieBetEdge,
 }
 
+/// What a length statistic counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LengthUnit {
+    /// Battles (a war, however deep, is one).
     Battles,
+    /// Plays: pairs of cards laid, face-down pairs included (cards turned / 2).
     Plays,
 }
 
+/// Which statistic of a length distribution.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Measure {
+    /// The mean.
     Mean,
+    /// The standard deviation.
     Sd,
     /// A quantile, `0 < q < 1` (the median is 0.5).
     Quantile(f64),
@@ -69,6 +79,7 @@ pub const STATISTICS: &[&str] = &[
 ];
 
 impl Statistic {
+    /// The statistic a `statistic = "…"` names, if any ([`STATISTICS`] lists them).
     pub fn parse(name: &str) -> Option<Statistic> {
         Some(match name {
             "sweep_probability" => Statistic::SweepProbability,
@@ -118,6 +129,7 @@ pub struct Published {
     pub source: String,
     /// What the source reports, in its words.
     pub figure: String,
+    /// What the figure is about, as warlab computes it.
     pub statistic: Statistic,
     /// The statistic's name as written in the file.
     pub statistic_name: String,
@@ -127,6 +139,7 @@ pub struct Published {
     pub variants: Vec<String>,
     /// The published value, or the range the source gives (up to infinity for a lower bound).
     pub value: Option<f64>,
+    /// The range the source gives instead of a value (`[low, high]`).
     pub range: Option<(f64, f64)>,
     /// Decimals of the published value as written: it is taken as rounded to them.
     pub decimals: u32,
@@ -140,6 +153,7 @@ pub struct Published {
     pub casino: Vec<(String, String)>,
     /// The deck of a `sweep_probability`: ranks × suits (default 13 × 4).
     pub deck: (u64, u64),
+    /// How the source's rules and counting were read, and why a figure may differ.
     pub note: Option<String>,
 }
 

@@ -9,6 +9,7 @@ use warlab_engine::{RuleOptions, Rules};
 /// A game's validated rule set, as experiment files name and build it: War's [`Rules`] or
 /// Casino War's [`CasinoRules`]. The file's top-level `game` picks one.
 pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
+    /// The unchecked options, as a file sets them one by one.
     type Options: Default + Clone;
     /// A fixed deal a variant may play instead of shuffled ones.
     type Deal: Clone + fmt::Debug + Send + Sync + 'static;
@@ -16,7 +17,9 @@ pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
     const GAME: &'static str;
     /// Every option: its name and what it allows.
     const OPTIONS: &'static [(&'static str, &'static str)];
+    /// Sets one option from its text; the error says what is allowed.
     fn set(options: &mut Self::Options, key: &str, value: &str) -> Result<(), String>;
+    /// Checks the options together and builds the rule set.
     fn build(options: Self::Options) -> Result<Self, String>;
     /// Every option as `(name, value)`, as `set` reads it.
     fn pairs(&self) -> Vec<(&'static str, String)>;

@@ -62,13 +62,19 @@ pub(crate) struct NamedAggregate<A> {
 
 /// One variant as the report sees it.
 pub struct Row {
+    /// The variant's name.
     pub name: String,
+    /// Every rule option as `(name, value)`, from the manifest.
     pub rules: Vec<(String, String)>,
+    /// The sweep axes' values (or the named variant's own options) that make it.
     pub settings: Vec<(String, String)>,
+    /// Seats at the table.
     pub players: usize,
+    /// Cards in play (the deck's size, for power laws).
     pub cards: usize,
     /// The variant plays one fixed deal: a single game, not a sample of its deck.
     pub fixed_deal: bool,
+    /// The variant's exact counts.
     pub agg: Aggregate,
     /// The ended games' counts and the capped games' stopping points, from `agg`; `None` for
     /// data of an older warlab that had loops or caps and did not keep them apart.

@@ -13,6 +13,9 @@
 //! text, the run header, figure files); `stats`, `survival`, `published` and `plots` compute and
 //! draw.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod casino;
 mod format;
 mod input;

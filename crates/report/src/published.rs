@@ -33,11 +33,13 @@ pub const Z_AGREE: f64 = 2.576;
 /// warlab's value of a published figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ours {
+    /// warlab's value.
     pub value: f64,
     /// warlab's standard error (0 for exact values).
     pub se: f64,
     /// The source's sampling error, when its sample size is known.
     pub their_se: Option<f64>,
+    /// warlab's value is exact (computed, not simulated).
     pub exact: bool,
     /// How warlab's value was obtained, in words.
     pub how: String,
@@ -46,11 +48,13 @@ pub struct Ours {
 /// The verdict on one published figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
+    /// warlab's value of the figure.
     pub ours: Ours,
     /// |warlab − published| (0 inside a published range).
     pub distance: f64,
     /// What the distance may be: 2.58 combined SEs plus the rounding.
     pub tolerance: f64,
+    /// The distance is within the tolerance.
     pub agrees: bool,
 }
 

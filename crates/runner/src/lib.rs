@@ -7,7 +7,12 @@
 //!
 //! No file formats here: `warlab-data` writes what a [`Sink`] receives.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod aggregate;
+// runner/casino.rs is being reworked on the Casino War branch; its docs come with that work.
+#[allow(missing_docs)]
 pub mod casino;
 pub mod run;
 pub mod summary;
