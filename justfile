@@ -4,10 +4,11 @@
 test:
     cargo test --workspace
 
-# Format and lint everything.
+# Format and lint everything (CI checks the same, `.ci/run`).
 lint:
     cargo fmt --all
     cargo clippy --workspace --all-targets -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
 # Engine throughput: classic rules (pass e.g. `--rule pickup=seat`).
 bench *ARGS:

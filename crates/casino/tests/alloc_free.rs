@@ -17,13 +17,17 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        // SAFETY: `layout` is the caller's, valid as `GlobalAlloc::alloc` requires.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` (every allocation goes there) with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        // SAFETY: `ptr`, `layout` and `new_size` are the caller's, valid as `realloc` requires;
+        // `ptr` came from `System`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }

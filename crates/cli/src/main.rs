@@ -1,5 +1,9 @@
 //! `warlab`: the command line of the War research workbench.
 
+// The clap structs' doc comments are the `--help` text, printed as written: `OUT/<name>/` there
+// is a placeholder for the user, not an HTML tag (an escape would be printed too).
+#![allow(rustdoc::invalid_html_tags)]
+
 mod bench;
 mod options;
 mod run;
@@ -141,31 +145,7 @@ enum Command {
         force: bool,
     },
     /// Write a Slurm job array over the shards of an experiment, plus a dependent merge job
-    Slurm {
-        /// The experiment file
-        file: PathBuf,
-        /// Number of shards (array tasks), 1..=1000
-        #[arg(long, default_value_t = 4)]
-        shards: u64,
-        /// Slurm partition (default: the cluster's default)
-        #[arg(long)]
-        partition: Option<String>,
-        /// Time limit per task, in Slurm's format
-        #[arg(long, default_value = "01:00:00")]
-        time: String,
-        /// CPUs per task (the worker threads of each shard)
-        #[arg(long, default_value_t = 2)]
-        cpus_per_task: u32,
-        /// Data folder of the shards and of the merged run
-        #[arg(long, default_value = "data")]
-        out: PathBuf,
-        /// Where the scripts are written
-        #[arg(long, default_value = "slurm")]
-        dir: PathBuf,
-        /// Submit with sbatch and print the job ids
-        #[arg(long)]
-        submit: bool,
-    },
+    Slurm(slurm::SlurmArgs),
     /// Check experiment files without running them
     Validate {
         /// Experiment files
@@ -262,25 +242,7 @@ fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Slurm {
-            file,
-            shards,
-            partition,
-            time,
-            cpus_per_task,
-            out,
-            dir,
-            submit,
-        } => slurm::slurm(slurm::SlurmArgs {
-            file,
-            shards,
-            partition,
-            time,
-            cpus_per_task,
-            out,
-            dir,
-            submit,
-        }),
+        Command::Slurm(args) => slurm::slurm(args),
         Command::Report {
             data,
             reports,
@@ -406,22 +368,23 @@ fn run(cli: Cli) -> Result<()> {
                 "{threads} threads:        {:.0} games/s (wall time, median of {reps})",
                 r.games_per_s_all
             );
-            let list = |v: &[f64]| {
-                v.iter()
-                    .map(|x| format!("{x:.0}"))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
-            println!(
-                "{{\"rules\":\"{rules}\",\"loop\":\"{}\",\"games_per_s_1t\":{:.0},\"ns_per_battle_1t\":{:.3},\"games_per_s_all\":{:.0},\"threads\":{threads},\"battles_per_game\":{:.2},\"reps\":{reps},\"games_per_rep\":{games},\"reps_1t\":[{}],\"reps_all\":[{}]}}",
-                r.hot_loop,
-                r.games_per_s_1t,
-                r.ns_per_battle_1t,
-                r.games_per_s_all,
-                r.battles_per_game,
-                list(&r.reps_1t),
-                list(&r.reps_all)
-            );
+            // Rounded as the table above shows them: games/s whole, ns to 0.001.
+            let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
+            let whole = |v: &[f64]| v.iter().map(|x| x.round() as u64).collect::<Vec<_>>();
+            let line = serde_json::json!({
+                "rules": rules.to_string(),
+                "loop": r.hot_loop,
+                "games_per_s_1t": r.games_per_s_1t.round() as u64,
+                "ns_per_battle_1t": round(r.ns_per_battle_1t, 3),
+                "games_per_s_all": r.games_per_s_all.round() as u64,
+                "threads": threads,
+                "battles_per_game": round(r.battles_per_game, 2),
+                "reps": reps,
+                "games_per_rep": games,
+                "reps_1t": whole(&r.reps_1t),
+                "reps_all": whole(&r.reps_all),
+            });
+            println!("{line}");
             Ok(())
         }
     }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use warlab_engine::{OPTIONS, RuleOptions, Rules};
+use warlab_experiment::line_col;
 
 /// A problem with the user's input: printed as is, exit status 2.
 #[derive(Debug)]
@@ -43,13 +44,6 @@ pub fn rules_from(file: Option<&Path>, pairs: &[String]) -> Result<Rules> {
             .map_err(|e| input_error(format!("--rule {pair}: {e}")))?;
     }
     Rules::new(o).map_err(|e| input_error(e.to_string()))
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, col)
 }
 
 /// Reads `name = value` lines (or a `[rules]` table) of a TOML file into `o`.

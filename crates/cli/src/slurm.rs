@@ -6,17 +6,35 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
+use clap::Args;
 
 use crate::options::input_error;
 
+// `warlab slurm`'s arguments (the subcommand's doc comment is its --help text).
+#[derive(Args)]
 pub struct SlurmArgs {
+    /// The experiment file
     pub file: PathBuf,
+    /// Number of shards (array tasks), 1..=1000
+    #[arg(long, default_value_t = 4)]
     pub shards: u64,
+    /// Slurm partition (default: the cluster's default)
+    #[arg(long)]
     pub partition: Option<String>,
+    /// Time limit per task, in Slurm's format
+    #[arg(long, default_value = "01:00:00")]
     pub time: String,
+    /// CPUs per task (the worker threads of each shard)
+    #[arg(long, default_value_t = 2)]
     pub cpus_per_task: u32,
+    /// Data folder of the shards and of the merged run
+    #[arg(long, default_value = "data")]
     pub out: PathBuf,
+    /// Where the scripts are written
+    #[arg(long, default_value = "slurm")]
     pub dir: PathBuf,
+    /// Submit with sbatch and print the job ids
+    #[arg(long)]
     pub submit: bool,
 }
 

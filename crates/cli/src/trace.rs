@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use serde::Serialize;
 use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
 
 /// Collects one line per battle and writes it out as the game goes.
@@ -30,20 +31,51 @@ fn seat_list(mask: u8) -> String {
         .join(",")
 }
 
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// One line of `trace --json` (War), its fields in this order; serde writes the JSON, so any
+/// label or rule text is escaped.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum WarLine<'a> {
+    Deal {
+        rules: String,
+        stacks: &'a [String],
+    },
+    Battle {
+        battle: u64,
+        /// `[seat, card, war depth]` of every face-up card.
+        up: Vec<(usize, &'a str, u32)>,
+        /// `[seat, cards face down, war depth]`.
+        down: &'a [(usize, usize, u32)],
+        prizes: usize,
+        wars: u32,
+        /// `[seat, forfeit]` of every seat out of the game.
+        dropped: &'a [(usize, bool)],
+        grab: bool,
+        winner: Option<usize>,
+        pot: usize,
+        cards: Vec<usize>,
+    },
+    End {
+        end: String,
+        winner: Option<u8>,
+        battles: u64,
+        wars: u64,
+        deepest_war: u32,
+        cards_turned: u64,
+        lead_changes: u64,
+        cycle: Option<CycleLine>,
+    },
+}
+
+#[derive(Serialize)]
+struct CycleLine {
+    start: u64,
+    period: u64,
+}
+
+/// The JSON of a line (serialising these plain types cannot fail).
+fn json(line: &impl Serialize) -> String {
+    serde_json::to_string(line).expect("plain data serialises")
 }
 
 impl<'a, W: Write> Tracer<'a, W> {
@@ -86,20 +118,19 @@ impl<'a, W: Write> Tracer<'a, W> {
     pub fn finish(&mut self, rec: &GameRecord) {
         let winner = rec.winner.map_or("none".to_string(), |w| w.to_string());
         if self.json {
-            let cycle = rec.cycle.map_or("null".to_string(), |c| {
-                format!("{{\"start\":{},\"period\":{}}}", c.start, c.period)
+            let line = json(&WarLine::End {
+                end: rec.end.to_string(),
+                winner: rec.winner,
+                battles: rec.battles,
+                wars: rec.wars,
+                deepest_war: rec.deepest_war,
+                cards_turned: rec.cards_turned,
+                lead_changes: rec.lead_changes,
+                cycle: rec.cycle.map(|c| CycleLine {
+                    start: c.start,
+                    period: c.period,
+                }),
             });
-            let line = format!(
-                "{{\"type\":\"end\",\"end\":\"{}\",\"winner\":{},\"battles\":{},\"wars\":{},\"deepest_war\":{},\"cards_turned\":{},\"lead_changes\":{},\"cycle\":{}}}",
-                rec.end,
-                rec.winner.map_or("null".to_string(), |w| w.to_string()),
-                rec.battles,
-                rec.wars,
-                rec.deepest_war,
-                rec.cards_turned,
-                rec.lead_changes,
-                cycle
-            );
             self.emit(&line);
         } else {
             let how = match rec.end {
@@ -139,15 +170,10 @@ impl<W: Write> Observer for Tracer<'_, W> {
             })
             .collect();
         if self.json {
-            let list = stacks
-                .iter()
-                .map(|s| json_str(s))
-                .collect::<Vec<_>>()
-                .join(",");
-            let line = format!(
-                "{{\"type\":\"deal\",\"rules\":{},\"stacks\":[{list}]}}",
-                json_str(&self.rules.to_string())
-            );
+            let line = json(&WarLine::Deal {
+                rules: self.rules.to_string(),
+                stacks: &stacks,
+            });
             self.emit(&line);
         } else {
             self.emit(&format!("rules: {}", self.rules));
@@ -191,35 +217,22 @@ impl<W: Write> Observer for Tracer<'_, W> {
         }
         let depth_max = self.wars.len() as u32;
         if self.json {
-            let up = self
-                .up
-                .iter()
-                .map(|&(p, c, d)| format!("[{p},{},{d}]", json_str(self.label(c))))
-                .collect::<Vec<_>>()
-                .join(",");
-            let down = self
-                .down
-                .iter()
-                .map(|&(p, n, d)| format!("[{p},{n},{d}]"))
-                .collect::<Vec<_>>()
-                .join(",");
-            let dropped = self
-                .dropped
-                .iter()
-                .map(|&(p, f)| format!("[{p},{f}]"))
-                .collect::<Vec<_>>()
-                .join(",");
-            let cards = (0..v.players())
-                .map(|p| v.cards(p).to_string())
-                .collect::<Vec<_>>()
-                .join(",");
-            let line = format!(
-                "{{\"type\":\"battle\",\"battle\":{},\"up\":[{up}],\"down\":[{down}],\"prizes\":{},\"wars\":{depth_max},\"dropped\":[{dropped}],\"grab\":{},\"winner\":{},\"pot\":{pot},\"cards\":[{cards}]}}",
-                self.battle,
-                self.prizes.len(),
-                self.grabbed,
-                winner.map_or("null".to_string(), |w| w.to_string()),
-            );
+            let line = json(&WarLine::Battle {
+                battle: self.battle,
+                up: self
+                    .up
+                    .iter()
+                    .map(|&(p, c, d)| (p, self.label(c), d))
+                    .collect(),
+                down: &self.down,
+                prizes: self.prizes.len(),
+                wars: depth_max,
+                dropped: &self.dropped,
+                grab: self.grabbed,
+                winner,
+                pot,
+                cards: (0..v.players()).map(|p| v.cards(p)).collect(),
+            });
             self.emit(&line);
             return;
         }
@@ -321,16 +334,42 @@ pub fn casino<W: Write>(
     let chips = |half: i64| half as f64 / 2.0;
     let bet = rules.bet() as i64;
     let tie_bet = rules.tie_bet() as i64;
+    /// The lines of `trace --json` (Casino War), their fields in this order.
+    #[derive(Serialize)]
+    struct Start {
+        rules: String,
+        seed: u64,
+        variant: u64,
+        game: u64,
+        bankroll: u64,
+    }
+    #[derive(Serialize)]
+    struct HandLine<'a> {
+        hand: u64,
+        shuffled: bool,
+        player: &'a str,
+        dealer: &'a str,
+        war: Option<[&'a str; 2]>,
+        result: &'a str,
+        main: f64,
+        tie_bet: f64,
+        bankroll: f64,
+    }
+    #[derive(Serialize)]
+    struct End<'a> {
+        end: &'a str,
+        hands: u64,
+        bankroll: f64,
+    }
     if json {
-        writeln!(
-            out,
-            "{{\"rules\":{},\"seed\":{},\"variant\":{},\"game\":{},\"bankroll\":{}}}",
-            json_str(&rules.to_string()),
-            id.seed,
-            id.variant,
-            id.game,
-            rules.bankroll()
-        )?;
+        let start = Start {
+            rules: rules.to_string(),
+            seed: id.seed,
+            variant: id.variant,
+            game: id.game,
+            bankroll: rules.bankroll(),
+        };
+        writeln!(out, "{}", self::json(&start))?;
     } else {
         writeln!(out, "casino-war: {rules}")?;
         writeln!(
@@ -354,18 +393,17 @@ pub fn casino<W: Write>(
         let main = chips(h.main * bet);
         let side = chips(h.tie_bet * tie_bet);
         let line = if json {
-            format!(
-                "{{\"hand\":{n},\"shuffled\":{shuffled},\"player\":\"{}\",\"dealer\":\"{}\",\"war\":{},\"result\":\"{}\",\"main\":{main},\"tie_bet\":{side},\"bankroll\":{}}}",
-                label(h.shown[0]),
-                label(h.shown[1]),
-                h.war.map_or("null".to_string(), |[p, d]| format!(
-                    "[\"{}\",\"{}\"]",
-                    label(p),
-                    label(d)
-                )),
-                h.result.name(),
-                chips(bank)
-            )
+            self::json(&HandLine {
+                hand: n,
+                shuffled,
+                player: label(h.shown[0]),
+                dealer: label(h.shown[1]),
+                war: h.war.map(|[p, d]| [label(p), label(d)]),
+                result: h.result.name(),
+                main,
+                tie_bet: side,
+                bankroll: chips(bank),
+            })
         } else {
             let mut l = String::new();
             if shuffled {
@@ -396,12 +434,12 @@ pub fn casino<W: Write>(
     }
     let end = record.end.map_or("", |e| e.name());
     if json {
-        writeln!(
-            out,
-            "{{\"end\":\"{end}\",\"hands\":{},\"bankroll\":{}}}",
-            record.hands,
-            chips(record.final_bankroll)
-        )?;
+        let last = End {
+            end,
+            hands: record.hands,
+            bankroll: chips(record.final_bankroll),
+        };
+        writeln!(out, "{}", self::json(&last))?;
     } else {
         writeln!(
             out,

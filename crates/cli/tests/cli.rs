@@ -39,6 +39,23 @@ fn trace_json_lines() {
         "{}",
         lines.last().unwrap()
     );
+    // Every line is JSON (serde writes it), and the rules' text, `=` and `,` in it, reads back.
+    let (code, out, _) = warlab(&[
+        "trace",
+        "--seed",
+        "4",
+        "--json",
+        "--rule",
+        "war_down=J=1,Q=2",
+        "--rule",
+        "pickup=seat",
+    ]);
+    assert_eq!(code, 0);
+    for line in out.lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    let deal: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(deal["rules"], "war_down=J=1,Q=2 pickup=seat");
 }
 
 #[test]
@@ -87,6 +104,11 @@ fn bad_rules_are_clear_errors_with_status_2() {
         err.contains("r.toml:3:12") && err.contains("war_down") && err.contains("by-rank"),
         "{err}"
     );
+    // Columns count characters, as in experiment files (`é` is 2 bytes: 13 would be bytes).
+    std::fs::write(&file, "pickup = \"seat\"\n\"pické\" = \"x\"\n").unwrap();
+    let (code, _, err) = warlab(&["trace", "--rules", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("r.toml:2:11: `pické`"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -103,6 +125,9 @@ fn bench_ends_with_a_json_line() {
     ] {
         assert!(last.contains(key), "{last}");
     }
+    let last: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(last["rules"], "classic");
+    assert_eq!(last["reps_1t"].as_array().map(Vec::len), Some(3), "{last}");
     // `--portable` keeps the classic shape off the vector loop.
     let (code, out, _) = warlab(&[
         "bench",

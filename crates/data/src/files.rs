@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use polars::prelude::*;
 
-use crate::store::RunKey;
+use crate::manifest::RunKey;
 
 /// The Parquet key-value metadata entry that holds a file's run key (as JSON).
 pub const RUN_KEY_METADATA: &str = "warlab.run";
@@ -73,6 +73,7 @@ pub(crate) fn csv_bytes(df: &mut DataFrame) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Reads a whole Parquet file into a frame (the tests and `verify` read the files back).
 pub fn read_parquet(path: &Path) -> Result<DataFrame> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     ParquetReader::new(file)

@@ -9,7 +9,7 @@ use warlab_experiment::{check_name, fnv1a};
 use warlab_folders::refused;
 
 use crate::files::{parquet_footer, temp_path};
-use crate::store::{Manifest, RunKey};
+use crate::manifest::{Manifest, RunKey};
 
 /// The final files of a run, `manifest.json` last (the order they are written in).
 pub const FILES: [&str; 6] = [

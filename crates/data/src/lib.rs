@@ -19,14 +19,26 @@
 //! it, through the FNV-1a hash the manifest records. [`verify`] checks a folder against its
 //! manifest; a folder holding another run's results is never overwritten without `force`;
 //! every command works on a folder only under its [`FolderLock`].
+//!
+//! Files by job: `parts` keeps a run's finished variants and finishes the run from them,
+//! `frames` holds each game's columns and writes every final file (one writer for a run and a
+//! merge), `manifest` the run key and `manifest.json`, `files` atomic writes and Parquet
+//! metadata, `folder` what a folder holds and `verify`, `merge` shards and slices.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod files;
 mod folder;
+mod frames;
+mod manifest;
 mod merge;
-mod store;
+mod parts;
 
 pub use files::{RUN_KEY_METADATA, parquet_footer, read_parquet, write_parquet};
 pub use folder::{FILES, verify};
+pub use frames::Tables;
+pub use manifest::{Manifest, ManifestVariant, RunKey, Timing};
 pub use merge::{Merged, merge};
-pub use store::{Manifest, ManifestVariant, PartStore, RunKey, Tables, Timing, finish_run};
+pub use parts::{PartStore, finish_run};
 pub use warlab_folders::{FolderLock, Refused};

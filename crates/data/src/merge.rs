@@ -11,7 +11,8 @@ use warlab_folders::{FolderLock, refused};
 
 use crate::files::parquet_footer;
 use crate::folder::{FILES, claim, verify};
-use crate::store::{Manifest, RunKey, Segment, Tables, write_outputs};
+use crate::frames::{Segment, Tables, write_outputs};
+use crate::manifest::{Manifest, RunKey};
 
 #[derive(Deserialize)]
 #[serde(bound = "A: DeserializeOwned")]
@@ -35,8 +36,11 @@ struct Shard<A> {
 
 /// A merged folder, still locked: the report is written under the same lock.
 pub struct Merged {
+    /// The merged folder, `OUT/<name>/`.
     pub dir: PathBuf,
+    /// Its manifest, as written.
     pub manifest: Manifest,
+    /// The merged folder's lock, held for the report.
     pub lock: FolderLock,
 }
 
@@ -233,7 +237,7 @@ fn merge_game<G: Tables>(
     let describe = |finished| Manifest {
         threads,
         started_utc: started,
-        finished_utc: crate::store::utc(finished),
+        finished_utc: crate::manifest::utc(finished),
         seconds,
         games_played: played,
         games_per_s: played as f64 / seconds.max(1e-9),

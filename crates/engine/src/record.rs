@@ -4,8 +4,6 @@ use std::fmt;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum EndReason {
     /// One player holds every card in play (every other player ran out).
     AllCards,
@@ -69,7 +67,6 @@ impl fmt::Display for EndReason {
 
 /// A detected loop: the state after `start` battles recurs every `period` battles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cycle {
     pub start: u64,
     pub period: u64,
@@ -78,7 +75,6 @@ pub struct Cycle {
 /// One game's statistics. For a cycle, the counts cover the first `start + period` battles
 /// (up to the first repeated state).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameRecord {
     /// Battles played; a war, however deep, is one battle.
     pub battles: u64,

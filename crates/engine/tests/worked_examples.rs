@@ -580,7 +580,11 @@ fn options_round_trip_through_text() {
     assert_eq!(&o, r.options());
     assert_eq!(
         r.to_string(),
-        "war_down=by-rank,pickup=seat,hand=3,hand_policy=highest,random"
+        "war_down=by-rank pickup=seat hand=3 hand_policy=highest,random"
+    );
+    assert_eq!(
+        r.to_string().parse::<Rules>().unwrap().options(),
+        r.options()
     );
     assert_eq!(Rules::classic().to_string(), "classic");
 }

@@ -99,6 +99,21 @@ fn unknown_top_level_key_names_line_column_and_allowed_keys() {
 }
 
 #[test]
+fn columns_count_characters_not_bytes() {
+    // `é` and `战` are 2 and 3 bytes: an editor puts `gmaes` at column 3 of line 2.
+    let e = error("name = \"t\" # é\n战 gmaes = 3\n");
+    assert_eq!((e.line, e.column), (2, 3), "{e}");
+    let text = "a\n\"é战\" = x";
+    assert_eq!(
+        warlab_experiment::line_col(text, text.find('x').unwrap()),
+        (2, 8)
+    );
+    // An offset inside a character is that character's column; past the end, the end.
+    assert_eq!(warlab_experiment::line_col(text, 4), (2, 2));
+    assert_eq!(warlab_experiment::line_col(text, 1000), (2, 9));
+}
+
+#[test]
 fn a_rule_option_at_top_level_gets_a_hint() {
     let e = error(&format!("{HEAD}pickup = \"seat\"\n"));
     assert!(e.message.contains("put it under [rules] or [sweep]"), "{e}");

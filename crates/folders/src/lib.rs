@@ -6,6 +6,8 @@
 //! process is refused at once with a [`Refused`] error naming the folder and the holder's pid.
 //! [`replace_dir`] puts a folder built beside the old one in its place in one step.
 
+#![warn(missing_docs)]
+
 use std::fmt;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};

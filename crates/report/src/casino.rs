@@ -10,9 +10,10 @@ use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
 use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
 
+use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
+use crate::input::Manifest;
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
 use crate::stats::holm;
-use crate::{Manifest, box_rows, fmt_ci, length_cells, pct, pvalue, show};
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -86,26 +87,7 @@ pub(crate) fn describe(r: &CasinoRules) -> String {
 
 pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
     let mut md = String::new();
-    let _ = writeln!(md, "# {} — {}\n", m.experiment, m.description);
-    let _ = writeln!(
-        md,
-        "Casino War. {} variant(s) × {} sessions (indices {}..{}), seed {}. Reproduce with \
-         `warlab run {} --seed {}` (experiment file hash `{}`, warlab {}). Run started {} on \
-         {} thread(s): {} sessions in {:.1} s.\n",
-        rows.len(),
-        m.games_to - m.games_from,
-        m.games_from,
-        m.games_to,
-        m.seed,
-        m.file,
-        m.seed,
-        m.file_hash,
-        m.warlab_version,
-        m.started_utc,
-        m.threads,
-        m.games_played,
-        m.seconds,
-    );
+    crate::format::run_header(&mut md, m, "Casino War. ", "sessions", rows.len());
     md.push_str(
         "A session starts at a freshly shuffled shoe with the bankroll and plays hands until the \
          bankroll cannot cover one more hand (the bet, the tie bet, and the raise when the \
@@ -117,17 +99,12 @@ pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Resu
         "Any session replays hand by hand: `warlab trace --experiment {} --variant '<variant>' --game <G>` (`--json` for JSON lines).\n",
         m.file
     );
-    md.push_str("## Variants\n\n| variant | table | seed id |\n|---|---|---:|\n");
-    for (r, mv) in rows.iter().zip(&m.variants) {
-        let _ = writeln!(
-            md,
-            "| `{}` | {} | {} |",
-            r.name,
-            describe(&r.rules),
-            mv.seed_id
-        );
-    }
-    md.push('\n');
+    crate::format::variants_table(
+        &mut md,
+        m,
+        "table",
+        rows.iter().map(|r| (&r.name[..], describe(&r.rules))),
+    );
 
     house_edge(&mut md, rows);
     tie_bet(&mut md, rows);

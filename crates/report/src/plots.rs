@@ -15,10 +15,12 @@ use plotters::style::FontStyle;
 
 use crate::stats::PowerLaw;
 
+/// Every figure's size in pixels (PNG; the SVG has the same view box).
 pub const SIZE: (u32, u32) = (1000, 600);
 
 /// A point with its 95 % interval: `(x, mean, lo, hi)`, and a named series of them.
 pub type Interval = (f64, f64, f64, f64);
+/// A named series of [`Interval`]s.
 pub type IntervalSeries = (String, Vec<Interval>);
 /// A named line with an optional band: `(name, [(x, y)], [(x, lo, hi)])`.
 pub type BandedLine = (String, Vec<(f64, f64)>, Vec<(f64, f64, f64)>);
@@ -37,7 +39,9 @@ fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
 
+/// A figure that draws itself on any plotters backend (PNG and SVG alike).
 pub trait Plot {
+    /// Draws the figure on `root`.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
 }
 
@@ -107,12 +111,17 @@ pub fn bin(values: &[(u64, u64)], bins: usize) -> Vec<(f64, f64, u64)> {
 
 /// Histogram of game length with the mean and median marked.
 pub struct LengthHist {
+    /// The figure's title.
     pub title: String,
     /// What the x-axis counts, e.g. "battles (a war counts as one)".
     pub unit: String,
+    /// `(length, games)` pairs of the histogram.
     pub values: Vec<(u64, u64)>,
+    /// The mean, marked on the figure.
     pub mean: f64,
+    /// The median, marked on the figure.
     pub median: f64,
+    /// Counts on a log y-axis.
     pub log_y: bool,
 }
 
@@ -246,7 +255,9 @@ fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
 
 /// One survival curve: `(n, P(length > n))` at every length where it falls.
 pub struct Curve {
+    /// The series' name in the legend.
     pub name: String,
+    /// `(n, P(length > n))` at every length where the curve falls.
     pub steps: Vec<(u64, f64)>,
     /// Where the curve stops falling because some games never end (loops): it is drawn on,
     /// dashed, at this level to the right edge.
@@ -255,9 +266,11 @@ pub struct Curve {
 
 /// Overlaid survival curves `P(length > n)` on a log y-axis.
 pub struct Survival {
+    /// The figure's title.
     pub title: String,
     /// What a game's length counts, e.g. "battles".
     pub unit: String,
+    /// The curves, one per variant.
     pub series: Vec<Curve>,
 }
 
@@ -332,6 +345,7 @@ impl Plot for Survival {
 
 /// One box per variant (sorted by median): box p25–p75, whiskers p5–p95, median bar, mean dot.
 pub struct Boxes {
+    /// The figure's title.
     pub title: String,
     /// What a game's length counts, e.g. "battles".
     pub unit: String,
@@ -405,13 +419,17 @@ impl Plot for Boxes {
 
 /// Mean length with its 95 % CI against a numeric axis; optionally a fitted power law.
 pub struct AxisMeans {
+    /// The figure's title.
     pub title: String,
+    /// The x-axis: the sweep axis's name.
     pub axis: String,
     /// The y-axis, e.g. "mean battles, 95 % CI".
     pub y_desc: String,
     /// `(label, [(x, mean, ci_lo, ci_hi)])`.
     pub series: Vec<IntervalSeries>,
+    /// A power law drawn over the points, when one was fitted.
     pub fit: Option<PowerLaw>,
+    /// Both axes logarithmic.
     pub log_log: bool,
 }
 
@@ -518,7 +536,9 @@ where
 
 /// Two histograms side by side (cycle periods and cycle starts).
 pub struct TwoHists {
+    /// The figure's title.
     pub title: String,
+    /// Each panel's x-axis label and `(value, games)` pairs.
     pub panels: [(String, Vec<(u64, u64)>); 2],
 }
 
@@ -561,10 +581,15 @@ impl Plot for TwoHists {
 
 /// Lines of `(x, y)` points, with optional bands `(x, lo, hi)`, on linear axes.
 pub struct Lines {
+    /// The figure's title.
     pub title: String,
+    /// The x-axis label.
     pub x_desc: String,
+    /// The y-axis label.
     pub y_desc: String,
+    /// The lines, each with its band.
     pub series: Vec<BandedLine>,
+    /// The y-axis range; by default it fits the data.
     pub y_range: Option<Range<f64>>,
 }
 

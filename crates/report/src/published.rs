@@ -24,7 +24,7 @@ use warlab_casino::{CasinoOptions, CasinoRules};
 use warlab_experiment::{LengthUnit, Measure, Published, Statistic};
 use warlab_runner::{Hist, mean_estimate};
 
-use crate::Row;
+use crate::input::Row;
 use crate::stats::power_law;
 
 /// The z of the agreement criterion (two-sided 99 %).
@@ -33,11 +33,13 @@ pub const Z_AGREE: f64 = 2.576;
 /// warlab's value of a published figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ours {
+    /// warlab's value.
     pub value: f64,
     /// warlab's standard error (0 for exact values).
     pub se: f64,
     /// The source's sampling error, when its sample size is known.
     pub their_se: Option<f64>,
+    /// warlab's value is exact (computed, not simulated).
     pub exact: bool,
     /// How warlab's value was obtained, in words.
     pub how: String,
@@ -46,11 +48,13 @@ pub struct Ours {
 /// The verdict on one published figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
+    /// warlab's value of the figure.
     pub ours: Ours,
     /// |warlab − published| (0 inside a published range).
     pub distance: f64,
     /// What the distance may be: 2.58 combined SEs plus the rounding.
     pub tolerance: f64,
+    /// The distance is within the tolerance.
     pub agrees: bool,
 }
 
@@ -152,7 +156,7 @@ fn ours(rows: &[Row], p: &Published) -> Result<Ours, String> {
                     pts.iter().map(|p| p.0 as u64).max().unwrap_or(0),
                     fit.chi2,
                     fit.points - 2,
-                    crate::p_is(fit.fit_p),
+                    crate::format::p_is(fit.fit_p),
                     if fit.fit_p < 0.01 {
                         "the decks do not lie on one power law, so this exponent and its SE \
                          describe the best line through them, not an asymptotic exponent."

@@ -18,17 +18,25 @@ use warlab_runner::{Hist, mean_estimate, t975_f};
 /// One variant against the baseline.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Comparison {
+    /// Difference of means, variant − baseline.
     pub diff: f64,
+    /// 95 % CI of the difference (Welch).
     pub diff_ci: (f64, f64),
+    /// Welch's t-test p-value (two-sided).
     pub welch_p: f64,
+    /// Mann–Whitney U test p-value (two-sided, normal approximation with tie correction).
     pub mann_whitney_p: f64,
     /// P(X > Y) + P(X = Y)/2: X from the variant, Y from the baseline.
     pub superiority: f64,
+    /// Kolmogorov–Smirnov distance between the two distributions.
     pub ks_d: f64,
+    /// Kolmogorov–Smirnov p-value (asymptotic).
     pub ks_p: f64,
+    /// Cohen's d (difference of means over the pooled SD).
     pub cohen_d: f64,
 }
 
+/// Compares two length histograms (variant `x`, baseline `y`); `None` when either has fewer than 2 games.
 pub fn compare(x: &Hist, y: &Hist) -> Option<Comparison> {
     let (mx, my) = (mean_estimate(x)?, mean_estimate(y)?);
     let (sx, sy) = (mx.sd?, my.sd?);
@@ -171,6 +179,7 @@ pub struct ShareComparison {
     pub p: f64,
 }
 
+/// Compares two shares `k1/n1` (variant) and `k2/n2` (baseline); `None` when either has no games.
 pub fn compare_shares(k1: u64, n1: u64, k2: u64, n2: u64) -> Option<ShareComparison> {
     let ((l1, u1), (l2, u2)) = (wilson(k1, n1)?, wilson(k2, n2)?);
     let (p1, p2) = (k1 as f64 / n1 as f64, k2 as f64 / n2 as f64);
@@ -236,15 +245,21 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 /// `y = c·xᵃ` fitted by weighted least squares of `ln y` on `ln x`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PowerLaw {
+    /// The exponent `a`.
     pub exponent: f64,
+    /// Standard error of `a` (scaled up by the reduced χ² when that exceeds 1).
     pub exponent_se: f64,
+    /// 95 % CI of `a` (Student's t on `points − 2` degrees of freedom).
     pub exponent_ci: (f64, f64),
+    /// The scale `c`.
     pub scale: f64,
+    /// Points fitted.
     pub points: usize,
     /// χ² of the points about the line (in units of their errors), on `points − 2` degrees
     /// of freedom, and its upper-tail p-value: a small p says the points do not lie on any
     /// single power law within their errors, so the fit only describes them.
     pub chi2: f64,
+    /// Upper-tail p-value of `chi2`.
     pub fit_p: f64,
 }
 
@@ -287,9 +302,13 @@ pub fn power_law(points: &[(f64, f64, f64)]) -> Option<PowerLaw> {
 /// The log–log slope between two neighbouring points: `(x from, x to, slope, 95 % CI)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LocalSlope {
+    /// The smaller x.
     pub from: f64,
+    /// The larger x.
     pub to: f64,
+    /// The slope between the two points.
     pub slope: f64,
+    /// Its 95 % CI.
     pub ci: (f64, f64),
 }
 

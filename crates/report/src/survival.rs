@@ -19,17 +19,22 @@ use warlab_runner::summary::z975;
 /// `P(T > n)` just after the games that ended at `n`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
+    /// The length.
     pub n: u64,
+    /// `P(T > n)`.
     pub survival: f64,
     /// Games still at risk just before `n`, and the games that ended at `n`.
     pub at_risk: u64,
+    /// Games that ended at `n`.
     pub ended: u64,
 }
 
 /// The Kaplan–Meier estimate of `P(T > n)` from exact counts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KaplanMeier {
+    /// The steps, by increasing `n`.
     pub steps: Vec<Step>,
+    /// All games (ended, censored and never ending).
     pub games: u64,
     /// Games that never end (loops): always at risk.
     pub never: u64,
@@ -41,9 +46,13 @@ pub struct KaplanMeier {
 /// A restricted mean with its standard error and 95 % interval (normal).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Restricted {
+    /// The horizon the mean is restricted to.
     pub horizon: u64,
+    /// The restricted mean `E[min(T, horizon)]`.
     pub mean: f64,
+    /// Its standard error.
     pub se: f64,
+    /// Its 95 % interval.
     pub ci: (f64, f64),
 }
 

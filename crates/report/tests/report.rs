@@ -247,6 +247,35 @@ fn missing_or_partial_data_is_a_clear_error() {
 }
 
 #[test]
+fn a_manifest_whose_experiment_text_does_not_parse_is_refused_naming_it() {
+    // Once, the report went on with 2 players and 0 cards (log(0) in the power-law fit).
+    let dir = scratch("text");
+    let data = data_folder(&dir, TEXT);
+    let manifest = std::fs::read_to_string(data.join("manifest.json")).unwrap();
+    for (from, to, says) in [
+        ("games = 3000", "games = \\\"many\\\"", "does not parse"),
+        (
+            "war_down = [1, 2, 3]",
+            "war_down = [3, 2, 5]",
+            "variant `war_down=1`",
+        ),
+    ] {
+        let edited = manifest.replace(from, to);
+        assert_ne!(edited, manifest, "{from}");
+        std::fs::write(data.join("manifest.json"), edited).unwrap();
+        let e = build(&data, &dir.join("reports")).unwrap_err();
+        assert!(e.is::<warlab_folders::Refused>(), "{e:#}");
+        let text = format!("{e:#}");
+        assert!(
+            text.contains(&data.join("manifest.json").display().to_string()),
+            "{text}"
+        );
+        assert!(text.contains(says), "{text}");
+        assert!(!dir.join("reports").join("t").exists(), "no report");
+    }
+}
+
+#[test]
 fn figure_names_are_unique_per_variant() {
     let dir = scratch("slugs");
     // `war_down=1` and `war_down_1` once shared hist-war_down_1.png; names in another script

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use warlab_engine::{EndReason, GameRecord};
 
-/// Exact histogram of non-negative integers: dense below [`Hist::DENSE`], a map above (long
+/// Exact histogram of non-negative integers: dense below 2^16, a map above (long
 /// capped games), so a run's memory does not grow with its number of games.
 #[derive(Clone, Debug, Default)]
 pub struct Hist {
@@ -20,11 +20,13 @@ pub struct Hist {
 impl Hist {
     const DENSE: u64 = 1 << 16;
 
+    /// Counts one value.
     #[inline]
     pub fn add(&mut self, value: u64) {
         self.add_n(value, 1);
     }
 
+    /// Counts `value` `count` times.
     #[inline]
     pub fn add_n(&mut self, value: u64, count: u64) {
         if count == 0 {
@@ -41,6 +43,7 @@ impl Hist {
         }
     }
 
+    /// Adds another histogram's counts.
     pub fn merge(&mut self, other: &Hist) {
         for (v, c) in other.iter() {
             self.add_n(v, c);
@@ -74,10 +77,12 @@ impl Hist {
             .chain(self.sparse.iter().map(|(v, c)| (*v, *c)))
     }
 
+    /// Values counted.
     pub fn count(&self) -> u64 {
         self.iter().map(|(_, c)| c).sum()
     }
 
+    /// True when nothing was counted.
     pub fn is_empty(&self) -> bool {
         self.count() == 0
     }
@@ -90,10 +95,12 @@ impl Hist {
         })
     }
 
+    /// The smallest value counted.
     pub fn min(&self) -> Option<u64> {
         self.iter().next().map(|(v, _)| v)
     }
 
+    /// The largest value counted.
     pub fn max(&self) -> Option<u64> {
         self.sparse
             .keys()
@@ -163,6 +170,7 @@ impl<'de> Deserialize<'de> for Hist {
 
 /// Seats a game can have, and the outcome slot for "no winner".
 pub const SEATS: usize = 4;
+/// The outcome slot of games without a winner.
 pub const NO_WINNER: usize = SEATS;
 
 /// Everything a summary needs about a set of games, mergeable by addition.
@@ -175,16 +183,24 @@ pub const NO_WINNER: usize = SEATS;
 /// nothing more to count.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Aggregate {
+    /// Games counted.
     pub games: u64,
+    /// Battles per game, as recorded.
     pub battles: Hist,
+    /// Wars (ties) per game, as recorded.
     pub wars: Hist,
+    /// Cards turned per game, as recorded.
     pub cards: Hist,
+    /// The deepest chain of wars per game.
     pub deepest_war: Hist,
+    /// Changes of the strict leader per game, as recorded.
     pub lead_changes: Hist,
     /// Games by end reason (in [`EndReason::ALL`] order) and outcome: the winning seat
     /// `0..4`, or [`NO_WINNER`] (a draw, a loop, a capped game).
     pub outcomes: [[u64; SEATS + 1]; EndReason::ALL.len()],
+    /// Periods of the loops found.
     pub cycle_periods: Hist,
+    /// Battles before each loop starts.
     pub cycle_starts: Hist,
     /// For each cycle period seen, the first game (lowest index) that looped with it: an
     /// example to replay with `warlab trace`.
@@ -214,9 +230,13 @@ pub struct Unended {
 /// Counts of a set of games as recorded.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Recorded {
+    /// Battles per game.
     pub battles: Hist,
+    /// Wars per game.
     pub wars: Hist,
+    /// Cards turned per game.
     pub cards: Hist,
+    /// Lead changes per game.
     pub lead_changes: Hist,
     /// `[games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games.
     pub blocks: BTreeMap<u64, [u64; 3]>,
@@ -243,9 +263,13 @@ impl Recorded {
 /// never ends, a capped game is right-censored where the cap stopped it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Lengths {
+    /// Battles of the games that ended.
     pub ended_battles: Hist,
+    /// Wars of the games that ended.
     pub ended_wars: Hist,
+    /// Cards turned in the games that ended.
     pub ended_cards: Hist,
+    /// Lead changes in the games that ended.
     pub ended_lead_changes: Hist,
     /// `[ended games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games, for the
     /// running mean of ended lengths.
@@ -306,6 +330,7 @@ fn blocks_minus(
 }
 
 impl Aggregate {
+    /// Counts game `game` (its index, for the cycle examples) with its record.
     #[inline]
     pub fn add(&mut self, game: u64, r: &GameRecord) {
         self.games += 1;
@@ -331,6 +356,7 @@ impl Aggregate {
         }
     }
 
+    /// Adds another aggregate's counts (any order gives the same result).
     pub fn merge(&mut self, o: &Aggregate) {
         // An old aggregate with no game that did not end has an empty split; otherwise the
         // split is unknown, and stays unknown in the sum.
@@ -419,6 +445,7 @@ impl Aggregate {
     }
 }
 
+/// The index of an end reason in [`EndReason::ALL`] (and in [`Aggregate::outcomes`]).
 pub fn end_index(e: EndReason) -> usize {
     EndReason::ALL
         .iter()

@@ -22,6 +22,7 @@ use crate::aggregate::{Aggregate, Hist};
 /// ([`warlab_casino::CasinoRules`]). A "game" of the plan is one War game or one Casino War
 /// session; its aggregate holds exact, mergeable counts.
 pub trait Game: RuleSet {
+    /// Exact counts of a set of games, mergeable in any order.
     type Aggregate: Clone + Default + Send + Serialize + DeserializeOwned + 'static;
     /// One game's per-game row (written when rows are asked for).
     type Row: Clone + Send + 'static;
@@ -32,6 +33,7 @@ pub trait Game: RuleSet {
         games: Range<u64>,
         rows: bool,
     ) -> (Self::Aggregate, Vec<Self::Row>);
+    /// Adds `other`'s counts to `into`.
     fn merge(into: &mut Self::Aggregate, other: &Self::Aggregate);
     /// Games counted in an aggregate.
     fn played(aggregate: &Self::Aggregate) -> u64;
@@ -77,7 +79,9 @@ pub fn shard_range(games: u64, i: u64, n: u64) -> Range<u64> {
 /// One game, as written to `games.parquet`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameRow {
+    /// The game's index in its variant.
     pub game: u64,
+    /// What the game left behind.
     pub record: GameRecord,
 }
 
@@ -85,11 +89,13 @@ pub struct GameRow {
 /// order, skipping those [`Sink::is_done`] reports), its chunks' rows in game order, then
 /// [`Sink::variant_done`] with the variant's aggregate.
 pub trait Sink<G: Game = Rules> {
+    /// What can go wrong while keeping results (a write error).
     type Error;
     /// A variant already finished by an earlier, interrupted run: not played again.
     fn is_done(&self, variant: usize) -> bool;
     /// Per-game rows of one chunk (only when rows were asked for).
     fn rows(&mut self, variant: usize, rows: &[G::Row]) -> Result<(), Self::Error>;
+    /// The variant's aggregate, after all its rows.
     fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<(), Self::Error>;
     /// `games` more games of `variant` were played (in any order; for progress only).
     fn progress(&mut self, _variant: usize, _games: u64) {}
@@ -98,11 +104,15 @@ pub trait Sink<G: Game = Rules> {
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct Plan<'a, G: RuleSet = Rules> {
+    /// The checked experiment.
     pub experiment: &'a Experiment<G>,
     /// Game indices played in every variant.
     pub games: Range<u64>,
+    /// The experiment seed the games are played with (the file's, or `--seed`).
     pub seed: u64,
+    /// Whether per-game rows are produced.
     pub rows: bool,
+    /// Worker threads of the pool (at least one).
     pub threads: usize,
 }
 

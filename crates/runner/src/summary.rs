@@ -19,9 +19,13 @@ use crate::aggregate::{Aggregate, Hist};
 /// A summary cell: the data crate turns a column of them into a typed column.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
+    /// A count.
     Int(i64),
+    /// A value; not finite is written as null.
     Float(f64),
+    /// Text (an option's value).
     Text(String),
+    /// No value (nothing to estimate).
     Null,
 }
 
@@ -41,13 +45,19 @@ impl Cell {
 /// Mean, spread and interval of an exact histogram.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeanEstimate {
+    /// Values counted.
     pub n: u64,
+    /// Their mean.
     pub mean: f64,
+    /// Their standard deviation (`None` below 2 values).
     pub sd: Option<f64>,
+    /// The mean's standard error.
     pub se: Option<f64>,
+    /// The mean's 95 % CI (Student's t).
     pub ci: Option<(f64, f64)>,
 }
 
+/// Mean, SD, SE and 95 % CI of a histogram; `None` when it is empty.
 pub fn mean_estimate(h: &Hist) -> Option<MeanEstimate> {
     let n = h.count();
     if n == 0 {

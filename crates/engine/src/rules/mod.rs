@@ -427,7 +427,11 @@ impl Rules {
 }
 
 impl fmt::Display for Rules {
-    /// `name=value` for every option that differs from the classic default.
+    /// `name=value` for every option that differs from the classic default, separated by
+    /// spaces (`pickup=seat war_down=J=1,Q=2 hand_policy=highest,lowest`), or `classic`;
+    /// `str::parse` reads it back. Values hold `,` and `=` (war-size tables, policy lists), so
+    /// pairs are not joined by either; no value of a valid rule set holds a space (numbers,
+    /// words, rank labels).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let classic = RuleOptions::default().to_pairs();
         let diff: Vec<String> = self
@@ -440,7 +444,28 @@ impl fmt::Display for Rules {
         if diff.is_empty() {
             write!(f, "classic")
         } else {
-            write!(f, "{}", diff.join(","))
+            write!(f, "{}", diff.join(" "))
         }
+    }
+}
+
+impl std::str::FromStr for Rules {
+    type Err = Box<dyn std::error::Error + Send + Sync>;
+
+    /// Reads what `Display` writes: `classic`, or `name=value` pairs separated by spaces, over
+    /// the classic defaults, validated.
+    fn from_str(text: &str) -> Result<Rules, Self::Err> {
+        if text.trim() == "classic" {
+            return Ok(Rules::classic());
+        }
+        let pairs = text
+            .split_whitespace()
+            .map(|pair| {
+                pair.split_once('=').ok_or_else(|| {
+                    format!("`{pair}` has no `=value`: rules are written `name=value name=value`")
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Rules::from_pairs(pairs)
     }
 }

@@ -1,0 +1,268 @@
+//! The run's folder while it goes: finished variants kept in `.parts/`, and the final files
+//! written from them at the end.
+
+use std::fs::File;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use polars::io::parquet::write::BatchedWriter;
+use polars::prelude::ParquetWriter;
+use warlab_engine::Rules;
+use warlab_experiment::Experiment;
+use warlab_folders::FolderLock;
+use warlab_runner::{Game, Sink};
+
+use crate::files::{atomic_write, parquet_footer, temp_path};
+use crate::folder::{claim, read_parts_key};
+use crate::frames::{ROW_GROUP, Segment, Tables, write_outputs};
+use crate::manifest::{Manifest, RunKey, Timing, utc};
+
+/// Receives a run's results and keeps each finished variant in `.parts/`. It exists only
+/// under the lock of its folder.
+pub struct PartStore<'l, G: Game = Rules> {
+    dir: PathBuf,
+    _lock: &'l FolderLock,
+    parts: PathBuf,
+    names: Vec<String>,
+    rows: bool,
+    done: Vec<bool>,
+    writer: Option<(usize, BatchedWriter<File>, PathBuf)>,
+    buffer: Vec<G::Row>,
+    resumed: usize,
+    repairs: Vec<String>,
+}
+
+impl<'l, G: Tables> PartStore<'l, G> {
+    /// Opens the locked folder for `exp` under `key`. Parts of an earlier run with the same
+    /// key are kept (that run was interrupted: it resumes), except damaged ones, whose
+    /// variants are played again (see [`PartStore::repairs`]). A folder holding finished
+    /// results or parts of a run with another key is refused unless `force`.
+    pub fn open(
+        lock: &'l FolderLock,
+        exp: &Experiment<G>,
+        key: &RunKey,
+        force: bool,
+    ) -> Result<PartStore<'l, G>> {
+        let dir = lock.dir();
+        claim(dir, key, force)?;
+        let parts = dir.join(".parts");
+        std::fs::create_dir_all(&parts)
+            .with_context(|| format!("cannot create {}", parts.display()))?;
+        let key_file = parts.join("run.json");
+        let same = read_parts_key(dir).is_some_and(|k| k.is_ok_and(|k| k == *key));
+        let entries = std::fs::read_dir(&parts)
+            .with_context(|| format!("cannot read {}", parts.display()))?;
+        for entry in entries {
+            let path = entry
+                .with_context(|| format!("cannot read {}", parts.display()))?
+                .path();
+            let stale = !same || path.extension().is_some_and(|e| e == "tmp");
+            if stale && path.is_file() {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
+            }
+        }
+        if !same {
+            atomic_write(&key_file, |w| Ok(serde_json::to_writer_pretty(w, key)?))?;
+        }
+        let mut store = PartStore {
+            dir: dir.to_path_buf(),
+            _lock: lock,
+            parts,
+            names: exp.variants.iter().map(|v| v.name.clone()).collect(),
+            rows: key.rows,
+            done: vec![false; exp.variants.len()],
+            writer: None,
+            buffer: Vec::new(),
+            resumed: 0,
+            repairs: Vec::new(),
+        };
+        for v in 0..exp.variants.len() {
+            if !store.agg_path(v).is_file() {
+                continue;
+            }
+            match store.check_part(v) {
+                Ok(()) => store.done[v] = true,
+                Err(problem) => {
+                    store.repairs.push(format!(
+                        "{problem:#}: variant `{}` is played again",
+                        store.names[v]
+                    ));
+                    for path in [store.agg_path(v), store.rows_path(v)] {
+                        if path.exists() {
+                            std::fs::remove_file(&path)
+                                .with_context(|| format!("cannot remove {}", path.display()))?;
+                        }
+                    }
+                }
+            }
+        }
+        store.resumed = store.done.iter().filter(|d| **d).count();
+        Ok(store)
+    }
+
+    /// Variants finished before this run started (resumed from `.parts/`).
+    pub fn resumed(&self) -> usize {
+        self.resumed
+    }
+
+    /// Damaged parts found when the store was opened, each naming its file; their variants
+    /// are played again.
+    pub fn repairs(&self) -> &[String] {
+        &self.repairs
+    }
+
+    /// A finished variant's parts are whole: its aggregate reads, and its rows (when kept)
+    /// are a readable Parquet file with as many rows as the aggregate counts games.
+    fn check_part(&self, v: usize) -> Result<()> {
+        let aggregate = self.load(v)?;
+        if self.rows {
+            let path = self.rows_path(v);
+            if !path.is_file() {
+                bail!("{} is missing", path.display());
+            }
+            let (rows, _) = parquet_footer(&path)?;
+            let played = G::played(&aggregate);
+            if rows as u64 != played {
+                bail!(
+                    "{} holds {rows} rows, its aggregate counts {played} games",
+                    path.display()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn agg_path(&self, v: usize) -> PathBuf {
+        self.parts.join(format!("v{v:04}.aggregate.json"))
+    }
+
+    fn rows_path(&self, v: usize) -> PathBuf {
+        self.parts.join(format!("v{v:04}.games.parquet"))
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let (v, w, tmp) = self.writer.as_mut().expect("rows go to an open writer");
+        let df = G::rows_frame(&self.names[*v], &self.buffer)?;
+        w.write_batch(&df)
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        self.buffer.clear();
+        Ok(())
+    }
+
+    fn load(&self, v: usize) -> Result<G::Aggregate> {
+        let path = self.agg_path(v);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        serde_json::from_str(&text)
+            .with_context(|| format!("{} is not an aggregate", path.display()))
+    }
+}
+
+impl<G: Tables> Sink<G> for PartStore<'_, G> {
+    type Error = anyhow::Error;
+
+    fn is_done(&self, variant: usize) -> bool {
+        self.done[variant]
+    }
+
+    fn rows(&mut self, variant: usize, rows: &[G::Row]) -> Result<()> {
+        if self.writer.as_ref().is_none_or(|(v, _, _)| *v != variant) {
+            let path = temp_path(&self.rows_path(variant));
+            let file =
+                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            let schema = G::rows_frame("", &[])?.schema().clone();
+            let w = ParquetWriter::new(file).batched(&schema)?;
+            self.writer = Some((variant, w, path));
+        }
+        self.buffer.extend_from_slice(rows);
+        if self.buffer.len() >= ROW_GROUP {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<()> {
+        if self.rows {
+            if self.writer.is_none() {
+                // A variant with no games in range still gets its (empty) rows part.
+                self.rows(variant, &[])?;
+            }
+            self.flush()?;
+            let (_, w, tmp) = self.writer.take().expect("opened above");
+            w.finish()
+                .with_context(|| format!("writing {}", tmp.display()))?;
+            let path = self.rows_path(variant);
+            std::fs::rename(&tmp, &path).with_context(|| {
+                format!("cannot rename {} to {}", tmp.display(), path.display())
+            })?;
+        }
+        atomic_write(&self.agg_path(variant), |w| {
+            Ok(serde_json::to_writer(w, &aggregate)?)
+        })?;
+        self.done[variant] = true;
+        Ok(())
+    }
+}
+
+/// Writes the final files from the parts, then removes the parts; returns the manifest and
+/// every variant's aggregate.
+pub fn finish_run<G: Tables>(
+    store: PartStore<'_, G>,
+    exp: &Experiment<G>,
+    key: &RunKey,
+    timing: Timing,
+) -> Result<(Manifest, Vec<G::Aggregate>)> {
+    let resumed = store.resumed();
+    if let Some(v) = store.done.iter().position(|d| !d) {
+        bail!(
+            "variant `{}` has not finished: the run is incomplete",
+            store.names[v]
+        );
+    }
+    let aggregates: Vec<G::Aggregate> = (0..store.names.len())
+        .map(|v| store.load(v))
+        .collect::<Result<_>>()?;
+    // Until the new manifest is written last, the folder claims no finished run: a kill
+    // between the renames below leaves a partial run (resumed by the same command), never a
+    // folder whose manifest describes files of two runs.
+    let manifest_path = store.dir.join("manifest.json");
+    if manifest_path.exists() {
+        std::fs::remove_file(&manifest_path)
+            .with_context(|| format!("cannot remove {}", manifest_path.display()))?;
+    }
+    let rows = key.rows.then(|| {
+        (0..store.names.len())
+            .map(|v| {
+                vec![Segment {
+                    path: store.rows_path(v),
+                    offset: 0,
+                    len: G::played(&aggregates[v]) as usize,
+                }]
+            })
+            .collect::<Vec<_>>()
+    });
+    let manifest = write_outputs(
+        &store.dir,
+        exp,
+        key,
+        &aggregates,
+        rows.as_deref(),
+        |finished| Manifest {
+            threads: timing.threads,
+            started_utc: utc(timing.started),
+            finished_utc: utc(finished),
+            seconds: timing.seconds,
+            games_played: timing.games_played,
+            games_per_s: timing.games_played as f64 / timing.seconds.max(1e-9),
+            variants_resumed: resumed,
+            ..Manifest::describe(exp, key)
+        },
+    )?;
+    std::fs::remove_dir_all(&store.parts)
+        .with_context(|| format!("cannot remove {}", store.parts.display()))?;
+    Ok((manifest, aggregates))
+}

@@ -1,0 +1,494 @@
+//! Reading an experiment file: the TOML with its spans, the top-level keys, the base rules and
+//! the named variants, every value checked where it is written.
+
+use std::path::Path;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::sweep::Axis;
+use crate::{
+    Experiment, ExperimentError, GAMES, MAX_GAMES, RuleSet, TOP_KEYS, Variant, check_name, fnv1a,
+    line_col, top_key,
+};
+
+/// Checks an option value written as a table of `KEY=N` pairs (`war_down = "J=1,Q=2"`): a
+/// key given twice would silently keep one of its values.
+pub fn check_table_value(value: &str) -> Result<(), String> {
+    if !value.contains('=') {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::new();
+    for pair in value.split(',') {
+        if let Some((k, _)) = pair.split_once('=') {
+            let k = k.trim().to_ascii_uppercase();
+            if !seen.insert(k.clone()) {
+                return Err(format!(
+                    "`{k}` is given twice in `{value}`: each key at most once"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(crate) struct Parser<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) text: &'a str,
+}
+
+pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
+
+impl Parser<'_> {
+    pub(crate) fn error(
+        &self,
+        offset: usize,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> ExperimentError {
+        let (line, column) = line_col(self.text, offset);
+        ExperimentError {
+            file: self.path.to_path_buf(),
+            line,
+            column,
+            key: key.map(str::to_string),
+            message: message.into(),
+        }
+    }
+
+    fn document(&self) -> Result<Spanned<DeTable<'_>>, ExperimentError> {
+        DeTable::parse(self.text).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start);
+            self.error(
+                offset,
+                None,
+                format!("not valid TOML: {}", e.message().trim()),
+            )
+        })
+    }
+
+    /// The file's `game` (default `war`), checked.
+    pub(crate) fn game(&self) -> Result<String, ExperimentError> {
+        let doc = self.document()?;
+        let Some(v) = doc.get_ref().get("game") else {
+            return Ok("war".into());
+        };
+        let g = self.string(v, "game")?;
+        if !GAMES.contains(&g.as_str()) {
+            return Err(self.error(
+                v.span().start,
+                Some("game"),
+                format!("unknown game `{g}`; allowed: {}", GAMES.join(", ")),
+            ));
+        }
+        Ok(g)
+    }
+    pub(crate) fn experiment<R: RuleSet>(&self) -> Result<Experiment<R>, ExperimentError> {
+        let game = self.game()?;
+        let doc = self.document()?;
+        let doc = doc.get_ref();
+        if game != R::GAME {
+            let offset = doc.get("game").map_or(0, |v| v.span().start);
+            return Err(self.error(
+                offset,
+                Some("game"),
+                format!("this is a {game} experiment, expected {}", R::GAME),
+            ));
+        }
+
+        let mut name = None;
+        let mut description = String::new();
+        let mut games = None;
+        let mut seed = 1;
+        let mut rows = false;
+        let mut baseline = None;
+        let mut base = R::Options::default();
+        let mut sweep: Vec<Axis> = Vec::new();
+        let mut named: Vec<&Value<'_>> = Vec::new();
+        let mut published: Vec<&Value<'_>> = Vec::new();
+        let mut variant_offset = 0;
+
+        for (k, v) in doc.iter() {
+            let key = k.get_ref().as_ref();
+            let offset = k.span().start;
+            match key {
+                "name" => {
+                    let s = self.string(v, key)?;
+                    check_name(&s).map_err(|e| self.error(v.span().start, Some(key), e))?;
+                    name = Some(s);
+                }
+                "description" => description = self.string(v, key)?,
+                "game" => {}
+                "games" => games = Some(self.integer(v, key, 1, MAX_GAMES)?),
+                "seed" => seed = self.integer(v, key, 0, u64::MAX)?,
+                "rows" => rows = self.boolean(v, key)?,
+                "baseline" => baseline = Some((self.string(v, key)?, v.span().start)),
+                "rules" => {
+                    for (rk, rv) in self.table(v, key)?.iter() {
+                        let opt = rk.get_ref().as_ref();
+                        let full = format!("rules.{opt}");
+                        let text = self.option_value::<R>(rv, opt, &full)?;
+                        self.set::<R>(&mut base, opt, &text, rk.span().start, &full)?;
+                    }
+                }
+                "sweep" => sweep = self.sweep_axes::<R>(v, key)?,
+                "variant" => {
+                    variant_offset = offset;
+                    let DeValue::Array(items) = v.get_ref() else {
+                        return Err(self.error(
+                            v.span().start,
+                            Some(key),
+                            "expected `[[variant]]` tables, each with a `name` and rule options",
+                        ));
+                    };
+                    named.extend(items.iter());
+                }
+                "published" => {
+                    if R::GAME != "war" {
+                        return Err(self.error(
+                            offset,
+                            Some(key),
+                            format!(
+                                "a {} report has no published-figures section, so these would be dropped; put Casino War figures (`casino_house_edge`, `casino_tie_bet_edge`) in a War experiment, as experiments/literature.toml does",
+                                R::GAME
+                            ),
+                        ));
+                    }
+                    let DeValue::Array(items) = v.get_ref() else {
+                        return Err(self.error(
+                            v.span().start,
+                            Some(key),
+                            "expected `[[published]]` tables, each with `source`, `figure`, `statistic` and `value`",
+                        ));
+                    };
+                    published.extend(items.iter());
+                }
+                _ => {
+                    let keys: Vec<&str> = TOP_KEYS.iter().map(|(k, _)| *k).collect();
+                    let hint = if R::OPTIONS.iter().any(|(o, _)| *o == key) {
+                        format!("; `{key}` is a rule option: put it under [rules] or [sweep]")
+                    } else {
+                        String::new()
+                    };
+                    return Err(self.error(
+                        offset,
+                        Some(key),
+                        format!("unknown key; allowed: {}{hint}", keys.join(", ")),
+                    ));
+                }
+            }
+        }
+
+        let name = name.ok_or_else(|| {
+            self.error(
+                0,
+                Some("name"),
+                format!("missing; required: {}", top_key("name")),
+            )
+        })?;
+        let games = games.ok_or_else(|| {
+            self.error(
+                0,
+                Some("games"),
+                format!("missing; required: {}", top_key("games")),
+            )
+        })?;
+
+        let mut variants = self.sweep_variants::<R>(&sweep, &base, named.len(), variant_offset)?;
+        variants.reserve(named.len());
+        for (i, v) in named.iter().enumerate() {
+            variants.push(self.named_variant::<R>(i, v, &base)?);
+        }
+        if sweep.is_empty() && named.is_empty() {
+            let rules = R::build(base).map_err(|e| self.error(0, Some("rules"), e))?;
+            variants.push(make_variant("base".to_string(), rules, Vec::new()));
+        }
+        // Names, and the seed ids hashed from them, are unique (one pass: linear in the
+        // number of variants).
+        let mut ids: std::collections::HashMap<u64, &str> =
+            std::collections::HashMap::with_capacity(variants.len());
+        for v in &variants {
+            if let Some(other) = ids.insert(v.seed_id, &v.name) {
+                let message = if other == v.name {
+                    format!("two variants are named `{}`", v.name)
+                } else {
+                    format!(
+                        "variants `{other}` and `{}` have the same seed id (an FNV-1a collision): rename one",
+                        v.name
+                    )
+                };
+                return Err(self.error(variant_offset, Some("variant"), message));
+            }
+        }
+        let baseline = match baseline {
+            Some((b, offset)) => {
+                if !variants.iter().any(|v| v.name == b) {
+                    let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+                    return Err(self.error(
+                        offset,
+                        Some("baseline"),
+                        format!(
+                            "no variant is named `{b}`; the variants: {}",
+                            names.join(" | ")
+                        ),
+                    ));
+                }
+                Some(b)
+            }
+            None => None,
+        };
+        let published = published
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.published::<R>(i, p, &variants))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Experiment {
+            published,
+            file: self.path.to_path_buf(),
+            text: self.text.to_string(),
+            name,
+            description,
+            games,
+            seed,
+            rows,
+            baseline,
+            variants,
+        })
+    }
+
+    /// The `i`-th `[[variant]]` table over the base options: its name, own games, fixed deal
+    /// and options.
+    fn named_variant<R: RuleSet>(
+        &self,
+        i: usize,
+        v: &Value<'_>,
+        base: &R::Options,
+    ) -> Result<Variant<R>, ExperimentError> {
+        let label = format!("variant[{i}]");
+        let table = self.table(v, &label)?;
+        let mut o = base.clone();
+        let mut vname = None;
+        let mut settings = Vec::new();
+        let mut own_games = None;
+        let mut deal_text = None;
+        for (k, val) in table.iter() {
+            let key = k.get_ref().as_ref();
+            let full = format!("{label}.{key}");
+            if key == "name" {
+                vname = Some(self.string(val, &full)?);
+                continue;
+            }
+            if key == "games" {
+                own_games = Some(self.integer(val, &full, 1, MAX_GAMES)?);
+                continue;
+            }
+            if key == "deal" {
+                deal_text = Some((self.string(val, &full)?, val.span().start));
+                continue;
+            }
+            let text = self.option_value::<R>(val, key, &full)?;
+            self.set::<R>(&mut o, key, &text, k.span().start, &full)?;
+            settings.push((key.to_string(), text));
+        }
+        let vname = vname
+            .ok_or_else(|| self.error(v.span().start, Some(&label), "a variant needs a `name`"))?;
+        if vname.is_empty() || vname.contains(['/', '\\', '\n']) {
+            return Err(self.error(
+                v.span().start,
+                Some(&format!("{label}.name")),
+                "a variant name must be non-empty, on one line, without `/` or `\\`",
+            ));
+        }
+        let rules = R::build(o).map_err(|e| {
+            self.error(
+                v.span().start,
+                Some(&label),
+                format!("variant `{vname}`: {e}"),
+            )
+        })?;
+        let deal = match deal_text {
+            Some((text, offset)) => {
+                let deal = rules
+                    .deal(&text)
+                    .map_err(|e| self.error(offset, Some(&format!("{label}.deal")), e))?;
+                if rules.deterministic() && own_games != Some(1) {
+                    return Err(self.error(
+                        offset,
+                        Some(&format!("{label}.deal")),
+                        "a fixed deal under deterministic rules plays the same game every time: add `games = 1` to this variant",
+                    ));
+                }
+                Some(deal)
+            }
+            None => None,
+        };
+        let mut variant = make_variant(vname, rules, settings);
+        variant.games = own_games;
+        variant.deal = deal;
+        Ok(variant)
+    }
+
+    pub(crate) fn set<R: RuleSet>(
+        &self,
+        o: &mut R::Options,
+        key: &str,
+        value: &str,
+        offset: usize,
+        full: &str,
+    ) -> Result<(), ExperimentError> {
+        check_table_value(value)
+            .and_then(|()| R::set(o, key, value))
+            .map_err(|e| self.error(offset, Some(full), e))
+    }
+
+    pub(crate) fn string(&self, v: &Value<'_>, key: &str) -> Result<String, ExperimentError> {
+        match v.get_ref() {
+            DeValue::String(s) => Ok(s.to_string()),
+            other => Err(self.error(
+                v.span().start,
+                Some(key),
+                format!("expected a string, found {}", kind(other)),
+            )),
+        }
+    }
+
+    pub(crate) fn boolean(&self, v: &Value<'_>, key: &str) -> Result<bool, ExperimentError> {
+        match v.get_ref() {
+            DeValue::Boolean(b) => Ok(*b),
+            other => Err(self.error(
+                v.span().start,
+                Some(key),
+                format!("expected true or false, found {}", kind(other)),
+            )),
+        }
+    }
+
+    /// An integer in `min..=max`.
+    pub(crate) fn integer(
+        &self,
+        v: &Value<'_>,
+        key: &str,
+        min: u64,
+        max: u64,
+    ) -> Result<u64, ExperimentError> {
+        let bad = |what: String| {
+            let range = if max == u64::MAX {
+                format!("an integer ≥ {min}")
+            } else {
+                format!("an integer from {min} to {max}")
+            };
+            self.error(
+                v.span().start,
+                Some(key),
+                format!("expected {range}, found {what}"),
+            )
+        };
+        match v.get_ref() {
+            DeValue::Integer(i) => {
+                let n = u64::from_str_radix(&i.as_str().replace('_', ""), i.radix())
+                    .map_err(|_| bad(i.as_str().to_string()))?;
+                if n < min || n > max {
+                    return Err(bad(n.to_string()));
+                }
+                Ok(n)
+            }
+            other => Err(bad(kind(other).to_string())),
+        }
+    }
+
+    pub(crate) fn table<'v, 'i>(
+        &self,
+        v: &'v Value<'i>,
+        key: &str,
+    ) -> Result<&'v DeTable<'i>, ExperimentError> {
+        match v.get_ref() {
+            DeValue::Table(t) => Ok(t),
+            other => Err(self.error(
+                v.span().start,
+                Some(key),
+                format!("expected a table, found {}", kind(other)),
+            )),
+        }
+    }
+
+    /// The text [`RuleOptions::set`] reads: strings as is, numbers and booleans printed, an
+    /// inline table (`war_down = { K = 1, A = 2 }`) as `K=1,A=2`.
+    pub(crate) fn option_value<R: RuleSet>(
+        &self,
+        v: &Value<'_>,
+        opt: &str,
+        full: &str,
+    ) -> Result<String, ExperimentError> {
+        let allowed = R::OPTIONS
+            .iter()
+            .find(|(k, _)| *k == opt)
+            .map(|(_, a)| *a)
+            .ok_or_else(|| {
+                let names: Vec<&str> = R::OPTIONS.iter().map(|(k, _)| *k).collect();
+                self.error(
+                    v.span().start,
+                    Some(full),
+                    format!(
+                        "unknown {} option `{opt}`; the options are: {}",
+                        if R::GAME == "war" { "rule" } else { R::GAME },
+                        names.join(", ")
+                    ),
+                )
+            })?;
+        match v.get_ref() {
+            DeValue::String(s) => Ok(s.to_string()),
+            DeValue::Integer(i) => Ok(i.as_str().replace('_', "")),
+            DeValue::Float(f) => Ok(f.as_str().replace('_', "")),
+            DeValue::Boolean(b) => Ok(b.to_string()),
+            DeValue::Table(t) => {
+                let mut parts = Vec::new();
+                for (k, n) in t.iter() {
+                    let DeValue::Integer(n) = n.get_ref() else {
+                        return Err(self.error(
+                            n.span().start,
+                            Some(full),
+                            format!("a table value must be a number; allowed: {allowed}"),
+                        ));
+                    };
+                    parts.push(format!("{}={}", k.get_ref(), n.as_str()));
+                }
+                Ok(parts.join(","))
+            }
+            other => Err(self.error(
+                v.span().start,
+                Some(full),
+                format!(
+                    "{} is not a value of this option; allowed: {allowed}",
+                    kind(other)
+                ),
+            )),
+        }
+    }
+}
+
+pub(crate) fn kind(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a number",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date",
+        DeValue::Array(_) => "a list",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+pub(crate) fn make_variant<R: RuleSet>(
+    name: String,
+    rules: R,
+    settings: Vec<(String, String)>,
+) -> Variant<R> {
+    Variant {
+        seed_id: fnv1a(name.as_bytes()),
+        name,
+        rules,
+        settings,
+        games: None,
+        deal: None,
+    }
+}
