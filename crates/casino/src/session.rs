@@ -2,8 +2,8 @@
 
 use warlab_engine::{GameRng, GameSeed};
 
-use crate::rules::{CasinoRules, Strategy};
-use crate::shoe::Shoe;
+use crate::rules::{CasinoRules, Decks, Strategy};
+use crate::shoe::{Deal, Finite, Infinite, Stacked};
 
 /// How a hand's main bet ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,19 +130,41 @@ pub struct Table {
     shoe: Shoe,
 }
 
+/// The table's kind of shoe: each session's loop is compiled for one of them.
+enum Shoe {
+    Finite(Finite),
+    Infinite(Infinite),
+    Stacked(Stacked),
+}
+
+/// Runs `$body` with `$shoe` bound to the table's shoe as its own type.
+macro_rules! with_shoe {
+    ($table:expr, |$rules:ident, $shoe:ident| $body:expr) => {{
+        let $rules = &$table.rules;
+        match &mut $table.shoe {
+            Shoe::Finite($shoe) => $body,
+            Shoe::Infinite($shoe) => $body,
+            Shoe::Stacked($shoe) => $body,
+        }
+    }};
+}
+
 impl Table {
     pub fn new(rules: &CasinoRules) -> Table {
         Table {
             rules: rules.clone(),
-            shoe: Shoe::new(rules),
+            shoe: match rules.decks() {
+                Decks::Finite(d) => Shoe::Finite(Finite::new(d, rules.penetration())),
+                Decks::Infinite => Shoe::Infinite(Infinite),
+            },
         }
     }
 
-    /// A table dealing from a hand-built shoe (never reshuffled).
+    /// A table dealing from a hand-built shoe (ranks 0..13, top first; never reshuffled).
     pub fn stacked(rules: &CasinoRules, cards: &[u8]) -> Table {
         Table {
             rules: rules.clone(),
-            shoe: Shoe::stacked(cards),
+            shoe: Shoe::Stacked(Stacked::new(cards)),
         }
     }
 
@@ -153,55 +175,15 @@ impl Table {
     /// Plays one hand from the shoe as it is (no reshuffle): the player's card, the dealer's,
     /// and on a tie the strategy's choice.
     pub fn hand(&mut self, rng: &mut GameRng) -> Hand {
-        let shoe = &mut self.shoe;
-        let player = shoe.draw(rng);
-        let dealer = shoe.draw(rng);
-        let mut hand = Hand {
-            result: HandResult::Win,
-            tie: player == dealer,
-            main: 2,
-            tie_bet: if player == dealer { 20 } else { -2 },
-            cards: 2,
-            fresh: false,
-            shown: [player, dealer],
-            war: None,
-        };
-        if player < dealer {
-            hand.result = HandResult::Loss;
-            hand.main = -2;
-        } else if player == dealer {
-            match self.rules.strategy() {
-                Strategy::Surrender => {
-                    hand.result = HandResult::Surrender;
-                    hand.main = -1;
-                }
-                Strategy::War => {
-                    // The dealer burns three cards, then deals one to each.
-                    for _ in 0..3 {
-                        shoe.draw(rng);
-                    }
-                    let player = shoe.draw(rng);
-                    let dealer = shoe.draw(rng);
-                    hand.cards = 7;
-                    hand.war = Some([player, dealer]);
-                    (hand.result, hand.main) = if player > dealer {
-                        (HandResult::WarWon, 2)
-                    } else if player == dealer {
-                        (HandResult::WarTie, if self.rules.bonus() { 4 } else { 2 })
-                    } else {
-                        (HandResult::WarLost, -4)
-                    };
-                }
-            }
-        }
-        hand
+        with_shoe!(self, |rules, shoe| play_hand(rules, shoe, rng))
     }
 
     /// Plays one session from the seed: a freshly shuffled shoe, then hands until the bankroll
     /// cannot cover a hand, reaches the target, or the hands limit (or safety cap) is reached.
     pub fn session(&mut self, seed: GameSeed) -> SessionRecord {
+        // The generator is a local of the inlined loop: its state can stay in registers.
         let mut rng = GameRng::new(seed);
-        self.session_with(&mut rng)
+        self.session_observed(&mut rng, |_, _, _| {})
     }
 
     /// [`Table::session`] with the caller's random source (a stacked shoe needs none).
@@ -211,76 +193,135 @@ impl Table {
 
     /// A session that shows every hand to `watch`: the hand, the bankroll after it (in
     /// half-chips), and whether the shoe was shuffled just before it.
+    #[inline(always)]
     pub fn session_observed<F: FnMut(&Hand, i64, bool)>(
         &mut self,
         rng: &mut GameRng,
-        mut watch: F,
+        watch: F,
     ) -> SessionRecord {
-        let bet = self.rules.bet() as i64;
-        let tie_bet = self.rules.tie_bet() as i64;
-        let stake = 2 * self.rules.stake() as i64;
-        let target = self.rules.target().map(|t| 2 * t as i64);
-        let (limit, limit_end) = match self.rules.hands() {
-            Some(h) => (h, SessionEnd::HandsLimit),
-            None => (crate::SAFETY_CAP, SessionEnd::Capped),
-        };
-        let mut bank = 2 * self.rules.bankroll() as i64;
-        let mut r = SessionRecord {
-            peak_bankroll: bank,
-            ..SessionRecord::default()
-        };
-        // A session sits down at a freshly shuffled shoe.
-        let mut fresh = true;
-        self.shoe.new_shoe(rng);
-        r.shuffles += u64::from(!self.shoe.is_infinite());
-        let end = loop {
-            if bank < stake {
-                break SessionEnd::Ruin;
-            }
-            if target.is_some_and(|t| bank >= t) {
-                break SessionEnd::Target;
-            }
-            if r.hands == limit {
-                break limit_end;
-            }
-            if self.shoe.needs_shuffle() {
-                self.shoe.shuffle(rng);
-                r.shuffles += 1;
-                fresh = true;
-            }
-            let mut h = self.hand(rng);
-            h.fresh = fresh || self.shoe.is_infinite();
-            let shuffled = fresh && !self.shoe.is_infinite();
-            fresh = false;
-            bank += h.main * bet + h.tie_bet * tie_bet;
-            watch(&h, bank, shuffled);
-            r.peak_bankroll = r.peak_bankroll.max(bank);
-            r.hands += 1;
-            r.main += h.main;
-            r.cards += u64::from(h.cards);
-            r.ties += u64::from(h.tie);
-            match h.result {
-                HandResult::Surrender => r.surrenders += 1,
-                HandResult::WarWon => r.wars += 1,
-                HandResult::WarTie => {
-                    r.wars += 1;
-                    r.war_ties += 1;
-                }
-                HandResult::WarLost => {
-                    r.wars += 1;
-                    r.wars_lost += 1;
-                }
-                HandResult::Win | HandResult::Loss => {}
-            }
-            if h.fresh {
-                r.fresh += 1;
-                r.fresh_main += h.main;
-                r.fresh_main_sq += (h.main * h.main) as u64;
-                r.fresh_ties += u64::from(h.tie);
-            }
-        };
-        r.end = Some(end);
-        r.final_bankroll = bank;
-        r
+        with_shoe!(self, |rules, shoe| play_session(rules, shoe, rng, watch))
     }
+}
+
+/// One hand from `shoe`. The first two cards decide most hands, and which of them is higher is
+/// a coin toss: the result is computed without a branch (a mispredicted one costs more than
+/// the rest of the hand); only a tie branches.
+#[inline(always)]
+fn play_hand<D: Deal>(rules: &CasinoRules, shoe: &mut D, rng: &mut GameRng) -> Hand {
+    let (player, dealer) = shoe.two(rng);
+    let higher = i64::from(player > dealer) - i64::from(player < dealer);
+    let mut hand = Hand {
+        result: if higher > 0 {
+            HandResult::Win
+        } else {
+            HandResult::Loss
+        },
+        tie: false,
+        main: 2 * higher,
+        tie_bet: -2,
+        cards: 2,
+        fresh: D::INFINITE,
+        shown: [player, dealer],
+        war: None,
+    };
+    if player == dealer {
+        hand.tie = true;
+        hand.tie_bet = 20;
+        match rules.strategy() {
+            Strategy::Surrender => {
+                hand.result = HandResult::Surrender;
+                hand.main = -1;
+            }
+            Strategy::War => {
+                // The dealer burns three cards, then deals one to each.
+                shoe.two(rng);
+                let (_, player) = shoe.two(rng);
+                let dealer = shoe.one(rng);
+                hand.cards = 7;
+                hand.war = Some([player, dealer]);
+                // Looked up, not branched on: the war cards are a coin toss too.
+                let order = usize::from(player > dealer) + usize::from(player >= dealer);
+                let tie_main = if rules.bonus() { 4 } else { 2 };
+                hand.result = [HandResult::WarLost, HandResult::WarTie, HandResult::WarWon][order];
+                hand.main = [-4, tie_main, 2][order];
+            }
+        }
+    }
+    hand
+}
+
+/// The session loop. The counts live in locals until the session ends (the record is written
+/// once), and those that only a tie changes are counted in the tie's branch.
+#[inline(always)]
+fn play_session<D: Deal, F: FnMut(&Hand, i64, bool)>(
+    rules: &CasinoRules,
+    shoe: &mut D,
+    rng: &mut GameRng,
+    mut watch: F,
+) -> SessionRecord {
+    let bet = rules.bet() as i64;
+    let tie_bet = rules.tie_bet() as i64;
+    let stake = 2 * rules.stake() as i64;
+    let target = rules.target().map_or(i64::MAX, |t| 2 * t as i64);
+    let (limit, limit_end) = match rules.hands() {
+        Some(h) => (h, SessionEnd::HandsLimit),
+        None => (crate::SAFETY_CAP, SessionEnd::Capped),
+    };
+    let mut bank = 2 * rules.bankroll() as i64;
+    let mut r = SessionRecord::default();
+    let (mut hands, mut main, mut peak) = (0u64, 0i64, bank);
+    // A session sits down at a freshly shuffled shoe.
+    let mut fresh = true;
+    shoe.new_shoe();
+    r.shuffles = u64::from(!D::INFINITE);
+    // A session goes on while stake ≤ bank < target: one unsigned comparison of bank − stake.
+    let span = (target - stake) as u64;
+    let end = loop {
+        if (bank - stake) as u64 >= span {
+            break if bank < stake {
+                SessionEnd::Ruin
+            } else {
+                SessionEnd::Target
+            };
+        }
+        if hands == limit {
+            break limit_end;
+        }
+        if shoe.needs_shuffle() {
+            shoe.shuffle();
+            r.shuffles += 1;
+            fresh = true;
+        }
+        let mut h = play_hand(rules, shoe, rng);
+        h.fresh |= fresh;
+        let shuffled = fresh && !D::INFINITE;
+        fresh = false;
+        bank += h.main * bet + h.tie_bet * tie_bet;
+        watch(&h, bank, shuffled);
+        peak = peak.max(bank);
+        hands += 1;
+        main += h.main;
+        if h.tie {
+            // Counted without a branch on the result.
+            r.ties += 1;
+            r.wars += u64::from(h.war.is_some());
+            r.war_ties += u64::from(h.result == HandResult::WarTie);
+            r.wars_lost += u64::from(h.result == HandResult::WarLost);
+            r.surrenders += u64::from(h.result == HandResult::Surrender);
+        }
+        if h.fresh {
+            r.fresh += 1;
+            r.fresh_main += h.main;
+            r.fresh_main_sq += (h.main * h.main) as u64;
+            r.fresh_ties += u64::from(h.tie);
+        }
+    };
+    r.end = Some(end);
+    r.hands = hands;
+    r.main = main;
+    r.peak_bankroll = peak;
+    r.final_bankroll = bank;
+    // Two cards a hand, five more for every war.
+    r.cards = 2 * hands + 5 * r.wars;
+    r
 }
