@@ -175,7 +175,7 @@ impl Table {
     /// Plays one hand from the shoe as it is (no reshuffle): the player's card, the dealer's,
     /// and on a tie the strategy's choice.
     pub fn hand(&mut self, rng: &mut GameRng) -> Hand {
-        with_shoe!(self, |rules, shoe| play_hand(rules, shoe, rng))
+        with_shoe!(self, |rules, shoe| play_hand(rules, shoe, rng, false))
     }
 
     /// Plays one session from the seed: a freshly shuffled shoe, then hands until the bankroll
@@ -203,55 +203,105 @@ impl Table {
     }
 }
 
-/// One hand from `shoe`. The first two cards decide most hands, and which of them is higher is
-/// a coin toss: the result is computed without a branch (a mispredicted one costs more than
-/// the rest of the hand); only a tie branches.
+/// One hand from `shoe`, the first after a shuffle if `fresh`.
 #[inline(always)]
-fn play_hand<D: Deal>(rules: &CasinoRules, shoe: &mut D, rng: &mut GameRng) -> Hand {
+fn play_hand<D: Deal>(rules: &CasinoRules, shoe: &mut D, rng: &mut GameRng, fresh: bool) -> Hand {
     let (player, dealer) = shoe.two(rng);
+    let hand = first_two::<D>(player, dealer, fresh);
+    if hand.tie {
+        play_tie(rules, shoe, rng, hand)
+    } else {
+        hand
+    }
+}
+
+/// A hand as its first two cards decide it: a win, a loss, or a tie still to be played out.
+/// Which card is higher is a coin toss: the result is computed without a branch (a
+/// mispredicted one costs more than the rest of the hand).
+#[inline(always)]
+fn first_two<D: Deal>(player: u8, dealer: u8, fresh: bool) -> Hand {
     let higher = i64::from(player > dealer) - i64::from(player < dealer);
-    let mut hand = Hand {
+    Hand {
         result: if higher > 0 {
             HandResult::Win
         } else {
             HandResult::Loss
         },
-        tie: false,
+        tie: higher == 0,
         main: 2 * higher,
-        tie_bet: -2,
+        tie_bet: if higher == 0 { 20 } else { -2 },
         cards: 2,
-        fresh: D::INFINITE,
+        fresh: fresh || D::INFINITE,
         shown: [player, dealer],
         war: None,
-    };
-    if player == dealer {
-        hand.tie = true;
-        hand.tie_bet = 20;
-        match rules.strategy() {
-            Strategy::Surrender => {
-                hand.result = HandResult::Surrender;
-                hand.main = -1;
-            }
-            Strategy::War => {
-                // The dealer burns three cards, then deals one to each.
-                shoe.two(rng);
-                let (_, player) = shoe.two(rng);
-                let dealer = shoe.one(rng);
-                hand.cards = 7;
-                hand.war = Some([player, dealer]);
-                // Looked up, not branched on: the war cards are a coin toss too.
-                let order = usize::from(player > dealer) + usize::from(player >= dealer);
-                let tie_main = if rules.bonus() { 4 } else { 2 };
-                hand.result = [HandResult::WarLost, HandResult::WarTie, HandResult::WarWon][order];
-                hand.main = [-4, tie_main, 2][order];
-            }
+    }
+}
+
+/// A tied hand played out: the strategy's surrender, or a war.
+#[inline(always)]
+fn play_tie<D: Deal>(rules: &CasinoRules, shoe: &mut D, rng: &mut GameRng, mut hand: Hand) -> Hand {
+    match rules.strategy() {
+        Strategy::Surrender => {
+            hand.result = HandResult::Surrender;
+            hand.main = -1;
+        }
+        Strategy::War => {
+            // The dealer burns three cards, then deals one to each.
+            shoe.two(rng);
+            let (_, player) = shoe.two(rng);
+            let dealer = shoe.one(rng);
+            hand.cards = 7;
+            hand.war = Some([player, dealer]);
+            // Looked up, not branched on: the war cards are a coin toss too.
+            let order = usize::from(player > dealer) + usize::from(player >= dealer);
+            let tie_main = if rules.bonus() { 4 } else { 2 };
+            hand.result = [HandResult::WarLost, HandResult::WarTie, HandResult::WarWon][order];
+            hand.main = [-4, tie_main, 2][order];
         }
     }
     hand
 }
 
-/// The session loop. The counts live in locals until the session ends (the record is written
-/// once), and those that only a tie changes are counted in the tie's branch.
+/// What a session carries from hand to hand. Only `spare`, `peak` and `hands_left` change
+/// with every hand; the record's counts change with a tie, a shuffle or a fresh hand.
+struct Seat {
+    /// The bankroll above the stake (half-chips): the session goes on while
+    /// `0 ≤ spare < span`, one unsigned comparison.
+    spare: i64,
+    span: u64,
+    peak: i64,
+    hands_left: u64,
+    r: SessionRecord,
+}
+
+impl Seat {
+    /// Counts a hand that paid `paid` half-chips.
+    #[inline(always)]
+    fn settle(&mut self, h: &Hand, paid: i64) {
+        self.spare += paid;
+        self.peak = self.peak.max(self.spare);
+        self.hands_left -= 1;
+        let r = &mut self.r;
+        if h.tie {
+            // Counted without a branch on the result.
+            r.ties += 1;
+            r.wars += u64::from(h.war.is_some());
+            r.war_ties += u64::from(h.result == HandResult::WarTie);
+            r.wars_lost += u64::from(h.result == HandResult::WarLost);
+            r.surrenders += u64::from(h.result == HandResult::Surrender);
+        }
+        if h.fresh {
+            r.fresh += 1;
+            r.fresh_main += h.main;
+            r.fresh_main_sq += (h.main * h.main) as u64;
+            r.fresh_ties += u64::from(h.tie);
+        }
+    }
+}
+
+/// The session loop. Σ main is not counted hand by hand but worked out from the bankroll at
+/// the end, and a tie is settled in its own branch, so that the loop of plain hands carries
+/// little more than the generator, the shoe's position and the seat.
 #[inline(always)]
 fn play_session<D: Deal, F: FnMut(&Hand, i64, bool)>(
     rules: &CasinoRules,
@@ -267,61 +317,57 @@ fn play_session<D: Deal, F: FnMut(&Hand, i64, bool)>(
         Some(h) => (h, SessionEnd::HandsLimit),
         None => (crate::SAFETY_CAP, SessionEnd::Capped),
     };
-    let mut bank = 2 * rules.bankroll() as i64;
-    let mut r = SessionRecord::default();
-    let (mut hands, mut main, mut peak) = (0u64, 0i64, bank);
+    // What a plain loss and a plain win pay (half-chips), looked up by the result.
+    let plain = [-2 * bet - 2 * tie_bet, 2 * bet - 2 * tie_bet];
+    let start = 2 * rules.bankroll() as i64 - stake;
+    let mut seat = Seat {
+        spare: start,
+        span: (target - stake) as u64,
+        peak: start,
+        hands_left: limit,
+        r: SessionRecord::default(),
+    };
     // A session sits down at a freshly shuffled shoe.
-    let mut fresh = true;
     shoe.new_shoe();
-    r.shuffles = u64::from(!D::INFINITE);
-    // A session goes on while stake ≤ bank < target: one unsigned comparison of bank − stake.
-    let span = (target - stake) as u64;
     let end = loop {
-        if (bank - stake) as u64 >= span {
-            break if bank < stake {
+        if seat.spare as u64 >= seat.span {
+            break if seat.spare < 0 {
                 SessionEnd::Ruin
             } else {
                 SessionEnd::Target
             };
         }
-        if hands == limit {
+        if seat.hands_left == 0 {
             break limit_end;
         }
-        if shoe.needs_shuffle() {
+        let shuffled = shoe.needs_shuffle();
+        if shuffled {
             shoe.shuffle();
-            r.shuffles += 1;
-            fresh = true;
+            seat.r.shuffles += 1;
         }
-        let mut h = play_hand(rules, shoe, rng);
-        h.fresh |= fresh;
-        let shuffled = fresh && !D::INFINITE;
-        fresh = false;
-        bank += h.main * bet + h.tie_bet * tie_bet;
-        watch(&h, bank, shuffled);
-        peak = peak.max(bank);
-        hands += 1;
-        main += h.main;
+        let (player, dealer) = shoe.two(rng);
+        let h = first_two::<D>(player, dealer, shuffled);
         if h.tie {
-            // Counted without a branch on the result.
-            r.ties += 1;
-            r.wars += u64::from(h.war.is_some());
-            r.war_ties += u64::from(h.result == HandResult::WarTie);
-            r.wars_lost += u64::from(h.result == HandResult::WarLost);
-            r.surrenders += u64::from(h.result == HandResult::Surrender);
-        }
-        if h.fresh {
-            r.fresh += 1;
-            r.fresh_main += h.main;
-            r.fresh_main_sq += (h.main * h.main) as u64;
-            r.fresh_ties += u64::from(h.tie);
+            let h = play_tie(rules, shoe, rng, h);
+            seat.settle(&h, h.main * bet + h.tie_bet * tie_bet);
+            watch(&h, seat.spare + stake, shuffled);
+        } else {
+            seat.settle(&h, plain[usize::from(h.main > 0)]);
+            watch(&h, seat.spare + stake, shuffled);
         }
     };
+    let mut r = seat.r;
     r.end = Some(end);
-    r.hands = hands;
-    r.main = main;
-    r.peak_bankroll = peak;
-    r.final_bankroll = bank;
+    r.hands = limit - seat.hands_left;
+    // The bankroll moved by bet · Σ main plus the tie bets, which paid 20 half-chips a tie and
+    // took 2 otherwise.
+    let tie_bets = 20 * r.ties as i64 - 2 * (r.hands - r.ties) as i64;
+    let moved = seat.spare - start - tie_bet * tie_bets;
+    debug_assert_eq!(moved % bet, 0);
+    r.main = moved / bet;
+    r.peak_bankroll = seat.peak + stake;
+    r.final_bankroll = seat.spare + stake;
     // Two cards a hand, five more for every war.
-    r.cards = 2 * hands + 5 * r.wars;
+    r.cards = 2 * r.hands + 5 * r.wars;
     r
 }

@@ -40,30 +40,31 @@ pub(crate) trait Deal {
     /// Every card back in, shuffled.
     fn shuffle(&mut self);
 
-    /// The cards put back in deck order and shuffled: what a session starts from, so that it
-    /// depends on its seed alone and not on the sessions played at this table before.
+    /// The cards put back in deck order, to be shuffled before the next hand: what a session
+    /// starts from, so that it depends on its seed alone and not on the sessions played at
+    /// this table before.
     fn new_shoe(&mut self);
 }
 
 /// Uniform in `0..n` (`1 ≤ n`) from the 32-bit `x`, drawing again on a rejection.
 #[inline(always)]
 fn below(rng: &mut GameRng, x: u32, n: u32) -> u32 {
-    let m = u64::from(x) * u64::from(n);
+    let mut m = u64::from(x) * u64::from(n);
     if (m as u32) < n {
-        return below_cold(rng, m, n);
+        let t = rejected_below(n);
+        while (m as u32) < t {
+            m = u64::from(rng.next_u64() as u32) * u64::from(n);
+        }
     }
     (m >> 32) as u32
 }
 
-/// The rare end of [`below`]: `m`'s low half may fall in the rejected zone.
+/// Products whose low half is below `2³² mod n` are rejected. Out of line and without the
+/// generator, so that the generator never leaves the session loop's registers.
 #[cold]
 #[inline(never)]
-fn below_cold(rng: &mut GameRng, mut m: u64, n: u32) -> u32 {
-    let t = n.wrapping_neg() % n;
-    while (m as u32) < t {
-        m = u64::from(rng.next_u64() as u32) * u64::from(n);
-    }
-    (m >> 32) as u32
+fn rejected_below(n: u32) -> u32 {
+    n.wrapping_neg() % n
 }
 
 /// The most cards a finite shoe holds (8 decks: 416), rounded up to a power of two so that a
@@ -108,6 +109,7 @@ impl Finite {
             reshuffle_below: (n - cut + 1).max(MAX_CARDS_PER_HAND) as u32,
         };
         shoe.new_shoe();
+        shoe.shuffle();
         shoe
     }
 
@@ -154,7 +156,7 @@ impl Deal for Finite {
         for deck in self.cards[..self.len as usize].chunks_exact_mut(DECK_ORDER.len()) {
             deck.copy_from_slice(&DECK_ORDER);
         }
-        self.left = self.len;
+        self.left = 0;
     }
 }
 
@@ -190,7 +192,8 @@ impl Deal for Infinite {
     fn new_shoe(&mut self) {}
 }
 
-/// A hand-built order, dealt as is and never reshuffled (for tests and worked examples).
+/// A hand-built order, dealt as is (for tests and worked examples). It counts as shuffled once,
+/// before its first card (it is the order a shuffle produced), and never again.
 #[derive(Clone, Debug)]
 pub(crate) struct Stacked {
     cards: Vec<u8>,
@@ -210,10 +213,12 @@ impl Stacked {
 impl Deal for Stacked {
     const INFINITE: bool = false;
 
+    #[inline(always)]
     fn two(&mut self, rng: &mut GameRng) -> (u8, u8) {
         (self.one(rng), self.one(rng))
     }
 
+    #[inline(always)]
     fn one(&mut self, _: &mut GameRng) -> u8 {
         let c = *self
             .cards
@@ -224,7 +229,7 @@ impl Deal for Stacked {
     }
 
     fn needs_shuffle(&self) -> bool {
-        false
+        self.next == 0
     }
 
     fn shuffle(&mut self) {}
