@@ -16,7 +16,10 @@ const SESSIONS: u64 = 200;
 /// The bundled experiment's tables as option pairs: its `[rules]`, then every combination of
 /// its `[sweep]` values (keys in alphabetical order, the first varying slowest).
 fn bundled_tables() -> Vec<Vec<(String, String)>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/casino-war.toml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../experiments/casino-war.toml"
+    );
     let text = std::fs::read_to_string(path).expect("the bundled casino-war.toml");
     let doc: toml::Table = text.parse().expect("casino-war.toml is TOML");
     let value = |v: &toml::Value| match v {

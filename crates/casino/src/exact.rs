@@ -102,14 +102,16 @@ fn overflow(a: Ratio, op: &str, b: Ratio) -> ! {
 impl Add for Ratio {
     type Output = Ratio;
     fn add(self, o: Ratio) -> Ratio {
-        self.checked_add(o).unwrap_or_else(|| overflow(self, "+", o))
+        self.checked_add(o)
+            .unwrap_or_else(|| overflow(self, "+", o))
     }
 }
 
 impl Sub for Ratio {
     type Output = Ratio;
     fn sub(self, o: Ratio) -> Ratio {
-        self.checked_sub(o).unwrap_or_else(|| overflow(self, "−", o))
+        self.checked_sub(o)
+            .unwrap_or_else(|| overflow(self, "−", o))
     }
 }
 
@@ -127,7 +129,8 @@ impl Neg for Ratio {
 impl Mul for Ratio {
     type Output = Ratio;
     fn mul(self, o: Ratio) -> Ratio {
-        self.checked_mul(o).unwrap_or_else(|| overflow(self, "·", o))
+        self.checked_mul(o)
+            .unwrap_or_else(|| overflow(self, "·", o))
     }
 }
 
@@ -260,7 +263,10 @@ fn exact_hand(decks: Decks, strategy: Strategy, bonus: bool) -> Option<Exact> {
         Strategy::Surrender => Ratio::new(-1, 2).checked_mul(x.p_tie)?,
         Strategy::War => x
             .p_war_won
-            .checked_add(x.p_war_tie.checked_mul(Ratio::int(if bonus { 2 } else { 1 }))?)?
+            .checked_add(
+                x.p_war_tie
+                    .checked_mul(Ratio::int(if bonus { 2 } else { 1 }))?,
+            )?
             .checked_sub(Ratio::int(2).checked_mul(x.p_war_lost)?)?,
     };
     x.ev = x.p_win.checked_sub(x.p_loss)?.checked_add(tie_pays)?;

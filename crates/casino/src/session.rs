@@ -131,6 +131,9 @@ pub struct Table {
 }
 
 /// The table's kind of shoe: each session's loop is compiled for one of them.
+// A finite shoe holds its cards inline (512 bytes): a box would put a pointer between the
+// session loop and the cards, and a table is built once per chunk of sessions.
+#[allow(clippy::large_enum_variant)]
 enum Shoe {
     Finite(Finite),
     Infinite(Infinite),

@@ -116,12 +116,10 @@ impl Finite {
     /// Deals the card at undealt position `j`: it goes to the top of the dealt ones.
     #[inline(always)]
     fn take(&mut self, j: u32) -> u8 {
-        let top = self.left as usize - 1;
-        let c = self.cards[j as usize & MASK];
-        self.cards[j as usize & MASK] = self.cards[top & MASK];
-        self.cards[top & MASK] = c;
+        let top = (self.left as usize - 1) & MASK;
+        self.cards.swap(j as usize & MASK, top);
         self.left -= 1;
-        c
+        self.cards[top]
     }
 }
 
@@ -304,7 +302,13 @@ mod tests {
         for _ in 0..deals {
             shoe.shuffle();
             let (a, b) = shoe.two(&mut rng);
-            let order = [a, b, shoe.one(&mut rng), shoe.one(&mut rng), shoe.one(&mut rng)];
+            let order = [
+                a,
+                b,
+                shoe.one(&mut rng),
+                shoe.one(&mut rng),
+                shoe.one(&mut rng),
+            ];
             *counts.entry(order).or_insert(0u32) += 1;
         }
         assert_eq!(counts.len(), 120, "every order dealt");
@@ -339,7 +343,7 @@ mod tests {
         let (mut thirds, draws) = (0u32, 30_000u32);
         for _ in 0..draws {
             let x = rng.next_u64() as u32;
-            thirds += u32::from(below(&mut rng, x, n) % 3 == 0);
+            thirds += u32::from(below(&mut rng, x, n).is_multiple_of(3));
         }
         // A third of the draws; the standard deviation is 82.
         let dev = (f64::from(thirds) - f64::from(draws) / 3.0).abs();
