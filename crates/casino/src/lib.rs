@@ -5,10 +5,11 @@
 //! tie-after-tie bonus and a tie side bet.
 //!
 //! - [`CasinoOptions`] holds the table's options by name; [`CasinoRules`] is a validated set.
-//! - [`Shoe`] deals ranks from shuffled decks with a cut card (penetration), reusing the
-//!   engine's per-game seeds and shuffles, so session `g` of a run can be replayed alone.
-//! - [`Table`] plays hands and whole bankroll sessions ([`SessionRecord`]); a session allocates
-//!   nothing after its table is set up.
+//! - A table's shoe deals ranks from decks shuffled lazily as they are dealt, down to a cut card
+//!   (penetration), or from an infinite deck; its draws come from the engine's per-game
+//!   generator, so session `g` of a run can be replayed alone.
+//! - [`Table`] plays hands and whole bankroll sessions ([`SessionRecord`]), its loop compiled
+//!   once for each kind of shoe; a session allocates nothing after its table is set up.
 //! - [`exact`] computes the expected value of a hand exactly, as a fraction, for an infinite
 //!   deck and for a freshly shuffled finite shoe.
 //!
@@ -21,7 +22,6 @@ mod shoe;
 
 pub use rules::{CasinoOptions, CasinoRules, Decks, OPTIONS, SAFETY_CAP, Strategy};
 pub use session::{Hand, HandResult, SessionEnd, SessionRecord, Table};
-pub use shoe::Shoe;
 
 /// Ranks are `0..13` for 2..A, aces high: suits never matter in Casino War.
 pub const RANKS: u8 = 13;

@@ -2,8 +2,8 @@
 
 use warlab_engine::{GameRng, GameSeed};
 
-use crate::rules::{CasinoRules, Strategy};
-use crate::shoe::Shoe;
+use crate::rules::{CasinoRules, Decks, Strategy};
+use crate::shoe::{Deal, Finite, Infinite, Stacked};
 
 /// How a hand's main bet ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,19 +130,44 @@ pub struct Table {
     shoe: Shoe,
 }
 
+/// The table's kind of shoe: each session's loop is compiled for one of them.
+// A finite shoe holds its cards inline (512 bytes): a box would put a pointer between the
+// session loop and the cards, and a table is built once per chunk of sessions.
+#[allow(clippy::large_enum_variant)]
+enum Shoe {
+    Finite(Finite),
+    Infinite(Infinite),
+    Stacked(Stacked),
+}
+
+/// Runs `$body` with `$shoe` bound to the table's shoe as its own type.
+macro_rules! with_shoe {
+    ($table:expr, |$rules:ident, $shoe:ident| $body:expr) => {{
+        let $rules = &$table.rules;
+        match &mut $table.shoe {
+            Shoe::Finite($shoe) => $body,
+            Shoe::Infinite($shoe) => $body,
+            Shoe::Stacked($shoe) => $body,
+        }
+    }};
+}
+
 impl Table {
     pub fn new(rules: &CasinoRules) -> Table {
         Table {
             rules: rules.clone(),
-            shoe: Shoe::new(rules),
+            shoe: match rules.decks() {
+                Decks::Finite(d) => Shoe::Finite(Finite::new(d, rules.penetration())),
+                Decks::Infinite => Shoe::Infinite(Infinite),
+            },
         }
     }
 
-    /// A table dealing from a hand-built shoe (never reshuffled).
+    /// A table dealing from a hand-built shoe (ranks 0..13, top first; never reshuffled).
     pub fn stacked(rules: &CasinoRules, cards: &[u8]) -> Table {
         Table {
             rules: rules.clone(),
-            shoe: Shoe::stacked(cards),
+            shoe: Shoe::Stacked(Stacked::new(cards)),
         }
     }
 
@@ -153,55 +178,15 @@ impl Table {
     /// Plays one hand from the shoe as it is (no reshuffle): the player's card, the dealer's,
     /// and on a tie the strategy's choice.
     pub fn hand(&mut self, rng: &mut GameRng) -> Hand {
-        let shoe = &mut self.shoe;
-        let player = shoe.draw(rng);
-        let dealer = shoe.draw(rng);
-        let mut hand = Hand {
-            result: HandResult::Win,
-            tie: player == dealer,
-            main: 2,
-            tie_bet: if player == dealer { 20 } else { -2 },
-            cards: 2,
-            fresh: false,
-            shown: [player, dealer],
-            war: None,
-        };
-        if player < dealer {
-            hand.result = HandResult::Loss;
-            hand.main = -2;
-        } else if player == dealer {
-            match self.rules.strategy() {
-                Strategy::Surrender => {
-                    hand.result = HandResult::Surrender;
-                    hand.main = -1;
-                }
-                Strategy::War => {
-                    // The dealer burns three cards, then deals one to each.
-                    for _ in 0..3 {
-                        shoe.draw(rng);
-                    }
-                    let player = shoe.draw(rng);
-                    let dealer = shoe.draw(rng);
-                    hand.cards = 7;
-                    hand.war = Some([player, dealer]);
-                    (hand.result, hand.main) = if player > dealer {
-                        (HandResult::WarWon, 2)
-                    } else if player == dealer {
-                        (HandResult::WarTie, if self.rules.bonus() { 4 } else { 2 })
-                    } else {
-                        (HandResult::WarLost, -4)
-                    };
-                }
-            }
-        }
-        hand
+        with_shoe!(self, |rules, shoe| play_hand(rules, shoe, rng, false))
     }
 
     /// Plays one session from the seed: a freshly shuffled shoe, then hands until the bankroll
     /// cannot cover a hand, reaches the target, or the hands limit (or safety cap) is reached.
     pub fn session(&mut self, seed: GameSeed) -> SessionRecord {
+        // The generator is a local of the inlined loop: its state can stay in registers.
         let mut rng = GameRng::new(seed);
-        self.session_with(&mut rng)
+        self.session_observed(&mut rng, |_, _, _| {})
     }
 
     /// [`Table::session`] with the caller's random source (a stacked shoe needs none).
@@ -211,76 +196,181 @@ impl Table {
 
     /// A session that shows every hand to `watch`: the hand, the bankroll after it (in
     /// half-chips), and whether the shoe was shuffled just before it.
+    #[inline(always)]
     pub fn session_observed<F: FnMut(&Hand, i64, bool)>(
         &mut self,
         rng: &mut GameRng,
-        mut watch: F,
+        watch: F,
     ) -> SessionRecord {
-        let bet = self.rules.bet() as i64;
-        let tie_bet = self.rules.tie_bet() as i64;
-        let stake = 2 * self.rules.stake() as i64;
-        let target = self.rules.target().map(|t| 2 * t as i64);
-        let (limit, limit_end) = match self.rules.hands() {
-            Some(h) => (h, SessionEnd::HandsLimit),
-            None => (crate::SAFETY_CAP, SessionEnd::Capped),
-        };
-        let mut bank = 2 * self.rules.bankroll() as i64;
-        let mut r = SessionRecord {
-            peak_bankroll: bank,
-            ..SessionRecord::default()
-        };
-        // A session sits down at a freshly shuffled shoe.
-        let mut fresh = true;
-        self.shoe.new_shoe(rng);
-        r.shuffles += u64::from(!self.shoe.is_infinite());
-        let end = loop {
-            if bank < stake {
-                break SessionEnd::Ruin;
-            }
-            if target.is_some_and(|t| bank >= t) {
-                break SessionEnd::Target;
-            }
-            if r.hands == limit {
-                break limit_end;
-            }
-            if self.shoe.needs_shuffle() {
-                self.shoe.shuffle(rng);
-                r.shuffles += 1;
-                fresh = true;
-            }
-            let mut h = self.hand(rng);
-            h.fresh = fresh || self.shoe.is_infinite();
-            let shuffled = fresh && !self.shoe.is_infinite();
-            fresh = false;
-            bank += h.main * bet + h.tie_bet * tie_bet;
-            watch(&h, bank, shuffled);
-            r.peak_bankroll = r.peak_bankroll.max(bank);
-            r.hands += 1;
-            r.main += h.main;
-            r.cards += u64::from(h.cards);
-            r.ties += u64::from(h.tie);
-            match h.result {
-                HandResult::Surrender => r.surrenders += 1,
-                HandResult::WarWon => r.wars += 1,
-                HandResult::WarTie => {
-                    r.wars += 1;
-                    r.war_ties += 1;
-                }
-                HandResult::WarLost => {
-                    r.wars += 1;
-                    r.wars_lost += 1;
-                }
-                HandResult::Win | HandResult::Loss => {}
-            }
-            if h.fresh {
-                r.fresh += 1;
-                r.fresh_main += h.main;
-                r.fresh_main_sq += (h.main * h.main) as u64;
-                r.fresh_ties += u64::from(h.tie);
-            }
-        };
-        r.end = Some(end);
-        r.final_bankroll = bank;
-        r
+        with_shoe!(self, |rules, shoe| play_session(rules, shoe, rng, watch))
     }
+}
+
+/// One hand from `shoe`, the first after a shuffle if `fresh`.
+#[inline(always)]
+fn play_hand<D: Deal>(rules: &CasinoRules, shoe: &mut D, rng: &mut GameRng, fresh: bool) -> Hand {
+    let (player, dealer) = shoe.two(rng);
+    let hand = first_two::<D>(player, dealer, fresh);
+    if hand.tie {
+        play_tie(rules, shoe, rng, hand)
+    } else {
+        hand
+    }
+}
+
+/// A hand as its first two cards decide it: a win, a loss, or a tie still to be played out.
+/// Which card is higher is a coin toss: the result is computed without a branch (a
+/// mispredicted one costs more than the rest of the hand).
+#[inline(always)]
+fn first_two<D: Deal>(player: u8, dealer: u8, fresh: bool) -> Hand {
+    let higher = i64::from(player > dealer) - i64::from(player < dealer);
+    Hand {
+        result: if higher > 0 {
+            HandResult::Win
+        } else {
+            HandResult::Loss
+        },
+        tie: higher == 0,
+        main: 2 * higher,
+        tie_bet: if higher == 0 { 20 } else { -2 },
+        cards: 2,
+        fresh: fresh || D::INFINITE,
+        shown: [player, dealer],
+        war: None,
+    }
+}
+
+/// A tied hand played out: the strategy's surrender, or a war.
+#[inline(always)]
+fn play_tie<D: Deal>(rules: &CasinoRules, shoe: &mut D, rng: &mut GameRng, mut hand: Hand) -> Hand {
+    match rules.strategy() {
+        Strategy::Surrender => {
+            hand.result = HandResult::Surrender;
+            hand.main = -1;
+        }
+        Strategy::War => {
+            // The dealer burns three cards, then deals one to each.
+            shoe.two(rng);
+            let (_, player) = shoe.two(rng);
+            let dealer = shoe.one(rng);
+            hand.cards = 7;
+            hand.war = Some([player, dealer]);
+            // Looked up, not branched on: the war cards are a coin toss too.
+            let order = usize::from(player > dealer) + usize::from(player >= dealer);
+            let tie_main = if rules.bonus() { 4 } else { 2 };
+            hand.result = [HandResult::WarLost, HandResult::WarTie, HandResult::WarWon][order];
+            hand.main = [-4, tie_main, 2][order];
+        }
+    }
+    hand
+}
+
+/// What a session carries from hand to hand. Only `spare`, `peak` and `hands_left` change
+/// with every hand; the record's counts change with a tie, a shuffle or a fresh hand.
+struct Seat {
+    /// The bankroll above the stake (half-chips): the session goes on while
+    /// `0 ≤ spare < span`, one unsigned comparison.
+    spare: i64,
+    span: u64,
+    peak: i64,
+    hands_left: u64,
+    r: SessionRecord,
+}
+
+impl Seat {
+    /// Counts a hand that paid `paid` half-chips.
+    #[inline(always)]
+    fn settle(&mut self, h: &Hand, paid: i64) {
+        self.spare += paid;
+        self.peak = self.peak.max(self.spare);
+        self.hands_left -= 1;
+        let r = &mut self.r;
+        if h.tie {
+            // Counted without a branch on the result.
+            r.ties += 1;
+            r.wars += u64::from(h.war.is_some());
+            r.war_ties += u64::from(h.result == HandResult::WarTie);
+            r.wars_lost += u64::from(h.result == HandResult::WarLost);
+            r.surrenders += u64::from(h.result == HandResult::Surrender);
+        }
+        if h.fresh {
+            r.fresh += 1;
+            r.fresh_main += h.main;
+            r.fresh_main_sq += (h.main * h.main) as u64;
+            r.fresh_ties += u64::from(h.tie);
+        }
+    }
+}
+
+/// The session loop. Σ main is not counted hand by hand but worked out from the bankroll at
+/// the end, and a tie is settled in its own branch, so that the loop of plain hands carries
+/// little more than the generator, the shoe's position and the seat.
+#[inline(always)]
+fn play_session<D: Deal, F: FnMut(&Hand, i64, bool)>(
+    rules: &CasinoRules,
+    shoe: &mut D,
+    rng: &mut GameRng,
+    mut watch: F,
+) -> SessionRecord {
+    let bet = rules.bet() as i64;
+    let tie_bet = rules.tie_bet() as i64;
+    let stake = 2 * rules.stake() as i64;
+    let target = rules.target().map_or(i64::MAX, |t| 2 * t as i64);
+    let (limit, limit_end) = match rules.hands() {
+        Some(h) => (h, SessionEnd::HandsLimit),
+        None => (crate::SAFETY_CAP, SessionEnd::Capped),
+    };
+    // What a plain loss and a plain win pay (half-chips), looked up by the result.
+    let plain = [-2 * bet - 2 * tie_bet, 2 * bet - 2 * tie_bet];
+    let start = 2 * rules.bankroll() as i64 - stake;
+    let mut seat = Seat {
+        spare: start,
+        span: (target - stake) as u64,
+        peak: start,
+        hands_left: limit,
+        r: SessionRecord::default(),
+    };
+    // A session sits down at a freshly shuffled shoe.
+    shoe.new_shoe();
+    let end = loop {
+        if seat.spare as u64 >= seat.span {
+            break if seat.spare < 0 {
+                SessionEnd::Ruin
+            } else {
+                SessionEnd::Target
+            };
+        }
+        if seat.hands_left == 0 {
+            break limit_end;
+        }
+        let shuffled = shoe.needs_shuffle();
+        if shuffled {
+            shoe.shuffle();
+            seat.r.shuffles += 1;
+        }
+        let (player, dealer) = shoe.two(rng);
+        let h = first_two::<D>(player, dealer, shuffled);
+        if h.tie {
+            let h = play_tie(rules, shoe, rng, h);
+            seat.settle(&h, h.main * bet + h.tie_bet * tie_bet);
+            watch(&h, seat.spare + stake, shuffled);
+        } else {
+            seat.settle(&h, plain[usize::from(h.main > 0)]);
+            watch(&h, seat.spare + stake, shuffled);
+        }
+    };
+    let mut r = seat.r;
+    r.end = Some(end);
+    r.hands = limit - seat.hands_left;
+    // The bankroll moved by bet · Σ main plus the tie bets, which paid 20 half-chips a tie and
+    // took 2 otherwise.
+    let tie_bets = 20 * r.ties as i64 - 2 * (r.hands - r.ties) as i64;
+    let moved = seat.spare - start - tie_bet * tie_bets;
+    debug_assert_eq!(moved % bet, 0);
+    r.main = moved / bet;
+    r.peak_bankroll = seat.peak + stake;
+    r.final_bankroll = seat.spare + stake;
+    // Two cards a hand, five more for every war.
+    r.cards = 2 * r.hands + 5 * r.wars;
+    r
 }
