@@ -94,87 +94,55 @@ pub(crate) struct Ctx<'a> {
 }
 
 pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) -> GameRecord {
-    let two = c.r.two_pile.is_some();
-    let table = !c.duel.is_empty();
-    let small = s.cap() == SMALL_CAP;
-    let speed = c.r.speed.is_some();
-    if c.r.prize {
-        macro_rules! prize {
-            ($pick:expr) => {
-                match (table, small) {
-                    (false, true) => {
-                        run_with::<{ $pick }, false, false, true, false, true>(c, s, tally, rng)
-                    }
-                    (true, true) => {
-                        run_with::<{ $pick }, true, false, true, false, true>(c, s, tally, rng)
-                    }
-                    (false, false) => {
-                        run_with::<{ $pick }, false, false, false, false, true>(c, s, tally, rng)
-                    }
-                    (true, false) => {
-                        run_with::<{ $pick }, true, false, false, false, true>(c, s, tally, rng)
-                    }
-                }
-            };
-        }
-        return match pick_of(c.r.pickup) {
-            pick::SHUFFLED => prize!(pick::SHUFFLED),
-            pick::SEAT => prize!(pick::SEAT),
-            pick::WINNER => prize!(pick::WINNER),
-            pick::LOSER => prize!(pick::LOSER),
-            pick::DESC => prize!(pick::DESC),
-            _ => prize!(pick::ASC),
-        };
-    }
-    macro_rules! go {
-        ($pick:expr) => {
-            match (table, two, small, speed) {
-                (false, false, true, false) => {
-                    run_with::<{ $pick }, false, false, true, false, false>(c, s, tally, rng)
-                }
-                (false, true, true, _) => {
-                    run_with::<{ $pick }, false, true, true, false, false>(c, s, tally, rng)
-                }
-                (true, false, true, false) => {
-                    run_with::<{ $pick }, true, false, true, false, false>(c, s, tally, rng)
-                }
-                (true, true, true, _) => {
-                    run_with::<{ $pick }, true, true, true, false, false>(c, s, tally, rng)
-                }
-                (false, false, false, false) => {
-                    run_with::<{ $pick }, false, false, false, false, false>(c, s, tally, rng)
-                }
-                (false, true, false, _) => {
-                    run_with::<{ $pick }, false, true, false, false, false>(c, s, tally, rng)
-                }
-                (true, false, false, false) => {
-                    run_with::<{ $pick }, true, false, false, false, false>(c, s, tally, rng)
-                }
-                (true, true, false, _) => {
-                    run_with::<{ $pick }, true, true, false, false, false>(c, s, tally, rng)
-                }
-                (false, false, true, true) => {
-                    run_with::<{ $pick }, false, false, true, true, false>(c, s, tally, rng)
-                }
-                (true, false, true, true) => {
-                    run_with::<{ $pick }, true, false, true, true, false>(c, s, tally, rng)
-                }
-                (false, false, false, true) => {
-                    run_with::<{ $pick }, false, false, false, true, false>(c, s, tally, rng)
-                }
-                (true, false, false, true) => {
-                    run_with::<{ $pick }, true, false, false, true, false>(c, s, tally, rng)
-                }
-            }
-        };
-    }
     match pick_of(c.r.pickup) {
-        pick::SHUFFLED => go!(pick::SHUFFLED),
-        pick::SEAT => go!(pick::SEAT),
-        pick::WINNER => go!(pick::WINNER),
-        pick::LOSER => go!(pick::LOSER),
-        pick::DESC => go!(pick::DESC),
-        _ => go!(pick::ASC),
+        pick::SHUFFLED => run_picked::<{ pick::SHUFFLED }>(c, s, tally, rng),
+        pick::SEAT => run_picked::<{ pick::SEAT }>(c, s, tally, rng),
+        pick::WINNER => run_picked::<{ pick::WINNER }>(c, s, tally, rng),
+        pick::LOSER => run_picked::<{ pick::LOSER }>(c, s, tally, rng),
+        pick::DESC => run_picked::<{ pick::DESC }>(c, s, tally, rng),
+        _ => run_picked::<{ pick::ASC }>(c, s, tally, rng),
+    }
+}
+
+/// [`run_with`] for the pick-up order `PICK` and the rest of the shape: a beats-table ranking,
+/// two piles, a small buffer, speed, a prize. Speed and the prize come with one pile only, and
+/// not together (see [`plays`]).
+fn run_picked<const PICK: u8>(
+    c: Ctx<'_>,
+    s: &mut Seats,
+    tally: Tally,
+    rng: &mut GameRng,
+) -> GameRecord {
+    let table = !c.duel.is_empty();
+    let two = c.r.two_pile.is_some();
+    let small = s.cap() == SMALL_CAP;
+    let (speed, prize) = (c.r.speed.is_some(), c.r.prize);
+    debug_assert!(
+        !(two && (speed || prize)) && !(speed && prize),
+        "not a two-seat shape"
+    );
+    macro_rules! go {
+        ($($flag:literal),*) => {
+            run_with::<PICK, $($flag),*>(c, s, tally, rng)
+        };
+    }
+    match (table, two, small, speed, prize) {
+        (false, false, false, false, false) => go!(false, false, false, false, false),
+        (false, false, true, false, false) => go!(false, false, true, false, false),
+        (false, true, false, _, _) => go!(false, true, false, false, false),
+        (false, true, true, _, _) => go!(false, true, true, false, false),
+        (true, false, false, false, false) => go!(true, false, false, false, false),
+        (true, false, true, false, false) => go!(true, false, true, false, false),
+        (true, true, false, _, _) => go!(true, true, false, false, false),
+        (true, true, true, _, _) => go!(true, true, true, false, false),
+        (false, false, false, true, _) => go!(false, false, false, true, false),
+        (false, false, true, true, _) => go!(false, false, true, true, false),
+        (true, false, false, true, _) => go!(true, false, false, true, false),
+        (true, false, true, true, _) => go!(true, false, true, true, false),
+        (false, false, false, false, true) => go!(false, false, false, false, true),
+        (false, false, true, false, true) => go!(false, false, true, false, true),
+        (true, false, false, false, true) => go!(true, false, false, false, true),
+        (true, false, true, false, true) => go!(true, false, true, false, true),
     }
 }
 
@@ -526,14 +494,7 @@ fn run_with<
             if cycles && end.0 == EndReason::Capped {
                 g.store(s);
                 rng.put_bits(bits);
-                let capped = record(
-                    &tally,
-                    first,
-                    acc & u64::from(u32::MAX),
-                    acc >> 32,
-                    turned,
-                    end,
-                );
+                let capped = record_packed(&tally, first, acc, turned, end);
                 let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
                     step::<PICK, TABLE>(r, t, duel, s, tally, rng)
                 };
@@ -543,8 +504,13 @@ fn run_with<
         }
     };
     rng.put_bits(bits);
+    record_packed(&tally, first, acc, turned, end)
+}
+
+/// [`record`] from the loop's packed counter `acc` (battles low, lead changes high).
+fn record_packed(tally: &Tally, first: u64, acc: u64, turned: u64, end: End) -> GameRecord {
     record(
-        &tally,
+        tally,
         first,
         acc & u64::from(u32::MAX),
         acc >> 32,
