@@ -1,5 +1,5 @@
 #!/bin/sh
-# From ../shared/SLURM.md (the measured single-node recipe), unchanged.
+# The single-node recipe described in docs/slurm.md.
 # Single-node Slurm on loopback for CI (Debian bookworm, slurm 22.05.8, munge 0.5.15), no systemd.
 # usage (as root):  SLURM_CI_DIR=/var/spool/slurm-ci sh slurm-ci.sh up|test|test_poll|down
 set -eu

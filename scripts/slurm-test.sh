@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real Slurm test: brings up a single-node Slurm on loopback (Debian's packages; recipe in
-# ../shared/SLURM.md), runs a small experiment as a job array of 4 shards plus the dependent
+# docs/slurm.md), runs a small experiment as a job array of 4 shards plus the dependent
 # merge job through `warlab slurm --submit`, checks the merged data against a local run byte for
 # byte, and shuts Slurm down. Needs root and apt (Debian bookworm); about a minute.
 #   usage: sudo scripts/slurm-test.sh [--if-possible]        (or: just slurm-test)
@@ -31,7 +31,7 @@ cargo build -q -p warlab-cli
 warlab="$root/target/debug/warlab"
 
 export SLURM_CI_DIR=/var/spool/slurm-ci
-# Every directory above the job's files must be traversable by Slurm (see SLURM.md).
+# Every directory above the job's files must be traversable by Slurm (see docs/slurm.md).
 work=/var/tmp/warlab-slurm-test
 rm -rf "$work"; install -d -m 0755 "$work"
 trap 'sh scripts/slurm-ci.sh down >/dev/null 2>&1 || true' EXIT

@@ -1,6 +1,6 @@
 //! # warlab-casino
 //!
-//! Casino War (RULES.md, source 002): one player against the dealer, from a shoe of 1–8 decks
+//! Casino War (docs/rules.md): one player against the dealer, from a shoe of 1–8 decks
 //! (or an infinite deck), a bet on every hand, surrender or war on a tie, an optional
 //! tie-after-tie bonus and a tie side bet.
 //!

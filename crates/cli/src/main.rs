@@ -37,7 +37,7 @@ struct Cli {
 
 #[derive(Args, Clone)]
 struct RuleArgs {
-    /// A rule option, NAME=VALUE, as in RULES.md (repeatable): --rule pickup=seat --rule war_down=1
+    /// A rule option, NAME=VALUE, as in docs/rules.md (repeatable): --rule pickup=seat --rule war_down=1
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rule: Vec<String>,
     /// A TOML file of rule options (`name = value` lines, or a `[rules]` table); --rule overrides it

@@ -129,7 +129,7 @@ pub fn toml_to_option_text(v: &toml::Value) -> Option<String> {
 pub fn describe_options() -> String {
     let defaults = RuleOptions::default().to_pairs();
     let mut out =
-        String::from("Rule options (names as in RULES.md; set with --rule NAME=VALUE):\n\n");
+        String::from("Rule options (names as in docs/rules.md; set with --rule NAME=VALUE):\n\n");
     for (k, allowed) in OPTIONS {
         let default = defaults
             .iter()

@@ -1,8 +1,8 @@
 //! # warlab-engine
 //!
-//! The War card game, every rule variant of `RULES.md`, played fast and exactly.
+//! The War card game, every rule variant of `docs/rules.md`, played fast and exactly.
 //!
-//! - [`RuleOptions`] holds the options by their RULES.md names; [`Rules`] is a validated set.
+//! - [`RuleOptions`] holds the options by their names in docs/rules.md; [`Rules`] is a validated set.
 //! - [`Engine`] plays games: from a [`GameSeed`] (shuffled deal, reproducible on any thread) or
 //!   from an explicit [`Deal`]. After [`Engine::new`], a game allocates nothing.
 //! - Deterministic rule sets (no randomness after the deal) are checked for loops by exact

@@ -7,7 +7,7 @@ use warlab_engine::{Deal, EndReason, Engine, GameSeed, RuleOptions, Rules};
 
 const SEAT: (&str, &str) = ("pickup", "seat");
 
-/// RULES.md's worked example: Q♠ vs 9♥; 8♣/8♦ war won by K♥ over 4♠ taking 10 cards; A♦ vs K♣.
+/// The worked example of docs/rules.md: Q♠ vs 9♥; 8♣/8♦ war won by K♥ over 4♠ taking 10 cards; A♦ vs K♣.
 #[test]
 fn rules_md_worked_example() {
     let (rec, log) = play(&[], "QS 8C 2C 3C 5C KH AD / 9H 8D 2D 3D 5D 4S KC");

@@ -2,8 +2,7 @@
 
 use warlab_engine::RuleOptions;
 
-/// One sentence per option that differs from the classic default; "the classic rules of
-/// RULES.md" when none does.
+/// One sentence per option that differs from the classic default; "the classic rules" when none does.
 pub fn describe(pairs: &[(String, String)]) -> String {
     let classic: Vec<(&str, String)> = RuleOptions::default().to_pairs();
     let differs: Vec<&(String, String)> = pairs
@@ -12,7 +11,7 @@ pub fn describe(pairs: &[(String, String)]) -> String {
         .filter(|(k, _)| k != "safety_cap" || pairs.iter().all(|(k, _)| k != "battle_limit"))
         .collect();
     if differs.is_empty() {
-        return "The classic rules of RULES.md: 2 players, one 52-card deck, aces high, 3 cards face \
+        return "The classic rules: 2 players, one 52-card deck, aces high, 3 cards face \
                 down in a war, wars repeat on a tie, a short player plays all but the last card \
                 face down, won cards go under the stack in random order."
             .to_string();

@@ -1,4 +1,4 @@
-//! Rule options (by their RULES.md names) and the validated [`Rules`] the engine plays.
+//! Rule options (by their names in docs/rules.md) and the validated [`Rules`] the engine plays.
 //!
 //! [`RuleOptions`] is what a user wrote: every option, by name, with its default. It is filled
 //! from `name = value` text by [`RuleOptions::set`], which is the one parser behind the command

@@ -180,7 +180,7 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// Every option name with its allowed values, in RULES.md order.
+/// Every option name with its allowed values, in the order of docs/rules.md.
 pub const OPTIONS: &[(&str, &str)] = &[
     ("players", "2, 3, 4"),
     (
@@ -445,7 +445,7 @@ impl RuleOptions {
         Ok(())
     }
 
-    /// Every option as `(name, value)` text, in RULES.md order; `set` reads each back.
+    /// Every option as `(name, value)` text, in the order of docs/rules.md; `set` reads each back.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         let none_or = |o: Option<u64>| o.map_or("none".to_string(), |n| n.to_string());
         let mut out = vec![
