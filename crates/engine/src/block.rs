@@ -132,11 +132,7 @@ mod x86 {
         assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
         let first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
-        let mut lead: i64 = match tally.leader {
-            Some(0) => 1,
-            Some(_) => -1,
-            None => 0,
-        };
+        let mut lead = duo::margin_of(tally.leader);
         // The two stretches; re-derived after every war, which writes through `s`.
         let stretches = |s: &mut Seats| {
             let base = s.buf_mut().as_mut_ptr();

@@ -295,11 +295,7 @@ fn run_with<
     // Played with a prize: layer by layer (both prizes, then both cards), where winner-first
     // goes pot by pot; with one card each the two are the same order.
     let layered = r.pickup == Pickup::Played;
-    let mut lead: i64 = match tally.leader {
-        Some(0) => 1,
-        Some(_) => -1,
-        None => 0,
-    };
+    let mut lead = margin_of(tally.leader);
     let mut bits = rng.take_bits();
     let end: End = 'game: loop {
         // Plain battles, with the buffer borrowed, until something needs the seats as a whole.
@@ -447,11 +443,7 @@ fn run_with<
                 let end = table::step(r, t, s, &mut tally, rng);
                 first = tally.battles;
                 acc = first | (tally.lead_changes << 32);
-                lead = match tally.leader {
-                    Some(0) => 1,
-                    Some(_) => -1,
-                    None => 0,
-                };
+                lead = margin_of(tally.leader);
                 if let Some(end) = end {
                     break 'game end;
                 }
@@ -858,6 +850,16 @@ pub(crate) fn at_cap(r: &Rules, battles: u32, t0: usize, total: usize) -> End {
         (EndReason::BattleLimit, (s != 0).then_some(u8::from(s < 0)))
     } else {
         (EndReason::Capped, None)
+    }
+}
+
+/// The sign of a margin that [`note`] keeps for the leader `leader`: seat 0 ahead `1`, seat 1
+/// ahead `-1`, nobody yet `0`.
+pub(crate) fn margin_of(leader: Option<u8>) -> i64 {
+    match leader {
+        Some(0) => 1,
+        Some(_) => -1,
+        None => 0,
     }
 }
 

@@ -1,12 +1,12 @@
-//! The table loop: every rule set the two-seat loop does not play (3–4 players; prize, speed,
-//! hands), on the compact [`Seats`] layout.
+//! The table loop: every rule set the two-seat loop does not play (3–4 players; hands; two
+//! piles with a prize or speed), on the compact [`Seats`] layout.
 //!
 //! A battle whose opening is a prize (where the rules have one) and a face-up card from the top
 //! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
-//! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. A
-//! tie goes on in the general loop's [`contest`](general::contest) from there; short stacks,
-//! prizes with hands and `on_empty = lose` are the general [`battle`](general::battle) on the
-//! same seats.
+//! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead; the
+//! commonest table (one pile, no prize, speed or hands) runs as the [`ring`], battle after
+//! battle in registers. A tie is a war on the rings ([`tie`]); short stacks, prizes with hands
+//! and `on_empty = lose` are the general [`battle`](general::battle) on the same seats.
 
 use crate::cycle::{self, Position, Saves};
 use crate::general;
@@ -62,8 +62,7 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() {
         return ring::<N>(r, t, s, saves, tally, rng, cap);
     }
-    let mut step =
-        |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE, HANDS>(r, t, s, tally, rng);
+    let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
     cycle::play_out(s, saves, tally, cap, r.detects_cycles(), &mut step)
 }
 
@@ -74,9 +73,9 @@ enum Stop {
     /// A player is out, or an ending that counts cards may have come: the general
     /// [`after`](general::after) decides, for the battle `winner` won.
     Check(usize),
-    /// The safety cap, or a moment of Brent's loop detection: a position that may equal the
-    /// saved one, or a save due.
-    Cap,
+    /// A look at the position after the battle: the safety cap, or a moment of Brent's loop
+    /// detection (a position that may equal the saved one, or a save due).
+    Look,
 }
 
 /// [`run_with`] for the commonest table: a face-up card from each stack, one pile. Heads,
@@ -93,7 +92,7 @@ fn ring<const N: usize>(
     rng: &mut GameRng,
     cap: u64,
 ) -> GameRecord {
-    let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some();
+    let counted = counts_cards(r);
     let cycles = r.detects_cycles();
     let start = tally;
     if cycles {
@@ -137,26 +136,23 @@ fn ring<const N: usize>(
             for (p, len) in l.iter_mut().enumerate().take(N) {
                 *len += k * usize::from(p == winner);
             }
-            let out = (0..N).fold(false, |any, p| any | (live(p) == 1 && l[p] == 0));
-            if out || counted {
+            // One pile: a seat's stack is all its cards.
+            if someone_out::<N>(in_game, &l) || counted {
                 break Stop::Check(winner);
             }
-            // The leader: the one seat holding the most.
-            let most = (0..N).map(|p| l[p]).max().unwrap_or(0);
-            let holders = (0..N).fold(0u8, |m, p| m | u8::from(l[p] == most) << p);
-            if holders.count_ones() == 1 {
-                let now = holders.trailing_zeros() as u8;
+            // `Tally::note_leader`, on the counts in registers.
+            if let Some(now) = leader_of::<N>(&l) {
                 changes += u64::from(leader != NONE && leader != now);
                 leader = now;
             }
             if cycles {
                 lam += 1;
                 if l == tort_l || lam == power {
-                    break Stop::Cap;
+                    break Stop::Look;
                 }
             }
             if battles >= cap {
-                break Stop::Cap;
+                break Stop::Look;
             }
         };
         (s.h, s.l) = (h, l);
@@ -177,7 +173,7 @@ fn ring<const N: usize>(
                 up,
             ),
             Stop::Check(winner) => general::after(r, s, &mut tally, winner, 0, 0),
-            Stop::Cap => None,
+            Stop::Look => None,
         };
         if let Some((end, winner)) = end {
             return tally.record(end, winner, None);
@@ -185,18 +181,18 @@ fn ring<const N: usize>(
         // Brent's step after the battle, as `cycle::brent` takes it (the run of plain battles
         // counted its own).
         if cycles {
-            if !matches!(stop, Stop::Cap) {
+            if !matches!(stop, Stop::Look) {
                 lam += 1;
             }
             if s.same(&saves.tortoise) {
-                let mut step = plain_step::<N>(r, t, rng);
+                let mut step = plain_step::<N, false, false>(r, t, rng);
                 return cycle::finish_loop(s, saves, start, lam, &mut step);
             }
         }
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
             if cycles {
-                let mut step = plain_step::<N>(r, t, rng);
+                let mut step = plain_step::<N, false, false>(r, t, rng);
                 return cycle::past_cap(s, saves, start, capped, &mut step);
             }
             return capped;
@@ -210,13 +206,13 @@ fn ring<const N: usize>(
     }
 }
 
-/// [`battle`] of the [`ring`]'s rules as the step that [`cycle`]'s replays take.
-fn plain_step<'a, const N: usize>(
+/// [`battle`] as the step that [`cycle`] plays (and replays) battle by battle.
+fn plain_step<'a, const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &'a Rules,
     t: &'a mut Scratch,
     rng: &'a mut GameRng,
 ) -> impl FnMut(&mut Seats, &mut Tally, bool) -> Option<End> + 'a {
-    move |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, false, false>(r, t, s, tally, rng)
+    move |s: &mut Seats, tally: &mut Tally, _: bool| battle::<N, PRIZE, HANDS>(r, t, s, tally, rng)
 }
 
 /// One battle of any rule set on the seats: [`battle`] where the rules are plain, the general
@@ -439,23 +435,40 @@ fn after<const N: usize, const HANDS: bool>(
     in_game: u8,
     depth: u32,
 ) -> Option<End> {
-    let playing = |p: usize| in_game & bit(p) != 0;
     let mut totals = [0usize; MAX_PLAYERS];
     for (p, total) in totals.iter_mut().enumerate().take(N) {
         *total = s.l[p] + s.m[p] + if HANDS { usize::from(s.hand_len[p]) } else { 0 };
     }
-    let out = (0..N).fold(false, |any, p| any | (playing(p) & (totals[p] == 0)));
-    let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some();
-    if out || counted || depth > 0 && r.wars_to_win.is_some() {
+    if someone_out::<N>(in_game, &totals) || counts_cards(r) || depth > 0 && r.wars_to_win.is_some()
+    {
         return general::after(r, s, tally, winner, depth, 0);
     }
-    // The leader: the one seat holding the most, found without a branch per seat.
+    tally.note_leader(leader_of::<N>(&totals).map(usize::from));
+    None
+}
+
+/// Whether an ending that counts cards or battles (`target_cards`, `min_cards`,
+/// `battle_limit`) may come after any battle: the general [`after`](general::after) decides it.
+fn counts_cards(r: &Rules) -> bool {
+    r.target_cards.is_some() || r.min_cards.is_some() || r.battle_limit.is_some()
+}
+
+/// Whether a seat of `in_game` holds no card, the first `N` seats holding `totals`; every seat
+/// asked, without a branch per seat.
+#[inline(always)]
+fn someone_out<const N: usize>(in_game: u8, totals: &[usize; MAX_PLAYERS]) -> bool {
+    (0..N).fold(false, |any, p| {
+        any | ((in_game & bit(p) != 0) & (totals[p] == 0))
+    })
+}
+
+/// The one seat of the first `N` holding the most cards (`totals`), or none on a tie: the
+/// general [`most_cards`](crate::state::most_cards) without a branch per seat.
+#[inline(always)]
+fn leader_of<const N: usize>(totals: &[usize; MAX_PLAYERS]) -> Option<u8> {
     let most = (0..N).map(|p| totals[p]).max().unwrap_or(0);
     let holders = (0..N).fold(0u8, |m, p| m | u8::from(totals[p] == most) << p);
-    if holders.count_ones() == 1 {
-        tally.note_leader(Some(holders.trailing_zeros() as usize));
-    }
-    None
+    (holders.count_ones() == 1).then(|| holders.trailing_zeros() as u8)
 }
 
 /// A tie among `tied` after a plain opening (`need` cards from each stack; no hands, no
