@@ -37,9 +37,12 @@ fn gcd(mut a: i128, mut b: i128) -> i128 {
 }
 
 impl Ratio {
+    /// 0.
     pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
+    /// 1.
     pub const ONE: Ratio = Ratio { num: 1, den: 1 };
 
+    /// `num / den` in lowest terms, with a positive denominator.
     pub fn new(num: i128, den: i128) -> Ratio {
         assert!(den != 0, "a fraction with denominator 0");
         assert!(
@@ -53,18 +56,22 @@ impl Ratio {
         }
     }
 
+    /// The whole number `n`.
     pub fn int(n: i128) -> Ratio {
         Ratio::new(n, 1)
     }
 
+    /// The numerator (lowest terms; carries the sign).
     pub fn num(self) -> i128 {
         self.num
     }
 
+    /// The denominator (lowest terms, positive).
     pub fn den(self) -> i128 {
         self.den
     }
 
+    /// The nearest `f64`.
     pub fn to_f64(self) -> f64 {
         self.num as f64 / self.den as f64
     }
@@ -149,12 +156,16 @@ impl fmt::Display for Ratio {
 pub struct Exact {
     /// The first two cards: player higher, dealer higher, tie.
     pub p_win: Ratio,
+    /// The dealer's first card is higher.
     pub p_loss: Ratio,
+    /// The first two cards tie.
     pub p_tie: Ratio,
     /// The war cards after a tie, each as a probability of the whole hand (they sum to
     /// `p_tie` when the strategy is war, and are 0 for surrender).
     pub p_war_won: Ratio,
+    /// The war cards tie (the bonus pays, where the table has one).
     pub p_war_tie: Ratio,
+    /// The dealer's war card is higher.
     pub p_war_lost: Ratio,
     /// Expected result of the main bet (and raise) per chip of the bet.
     pub ev: Ratio,

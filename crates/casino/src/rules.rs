@@ -2,58 +2,30 @@
 
 use std::fmt;
 
-use warlab_engine::OptionError;
-
-/// Every option: its name and what it allows (for messages and docs).
-pub const OPTIONS: &[(&str, &str)] = &[
-    ("decks", "1, 2, …, 8 or `infinite` (default 6)"),
-    (
-        "penetration",
-        "percent of the shoe dealt before it is reshuffled, 0..100 (default 75; 0 = a freshly shuffled shoe every hand)",
-    ),
-    (
-        "strategy",
-        "`war` (default: raise and go to war on a tie) or `surrender` (give up half the bet)",
-    ),
-    (
-        "bonus",
-        "false (default) or true: a tie on the war cards pays a bonus equal to the original bet",
-    ),
-    (
-        "tie_bet",
-        "chips on the tie side bet every hand, an integer ≥ 0 (default 0; a tie pays 10 to 1)",
-    ),
-    ("bet", "chips bet on every hand, an integer ≥ 1 (default 1)"),
-    (
-        "bankroll",
-        "chips at the start of a session, an integer ≥ 1 (default 50)",
-    ),
-    (
-        "target",
-        "`double` (default: twice the bankroll), chips above the bankroll that end the session as a win, or `none`",
-    ),
-    (
-        "hands",
-        "hands per session at most, an integer ≥ 1, or `none` (default; a safety cap of 10,000,000 hands is then reported as capped)",
-    ),
-];
+use warlab_engine::spec::{self, Choice, Named, none_or, parse_bool, parse_in};
+use warlab_engine::{Opt, OptionError, choices};
 
 /// Hands after which a session with no `hands` limit stops, reported as capped.
 pub const SAFETY_CAP: u64 = 10_000_000;
 
+/// The shoe's size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Decks {
+    /// A shoe of this many 52-card decks, 1..=8.
     Finite(u8),
     /// Every card drawn independently: the limit of a huge shoe.
     Infinite,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Strategy {
-    War,
-    Surrender,
+choices! {
+    /// What the player does when the first two cards tie.
+    pub enum Strategy {
+        War = "war": "on a tie the player raises and goes to war",
+        Surrender = "surrender": "on a tie the player surrenders half the bet",
+    }
 }
 
+/// Where a session stops as a win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Target {
     Double,
@@ -91,118 +63,189 @@ impl Default for CasinoOptions {
     }
 }
 
-fn allowed(key: &str) -> String {
-    OPTIONS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or(String::new(), |(_, a)| (*a).to_string())
+/// An integer at least `min`.
+fn at_least(v: &str, min: u64) -> Option<u64> {
+    v.parse::<u64>().ok().filter(|n| *n >= min)
 }
+
+/// Every Casino War option, in the order `warlab rules` lists them.
+pub const OPTIONS: &[Opt<CasinoOptions>] = &[
+    Opt {
+        name: "decks",
+        means: "52-card decks in the shoe (default 6)",
+        named: &[Named {
+            name: "infinite",
+            means: "an infinite deck: every card drawn independently",
+        }],
+        other: "a number 1..=8",
+        phrase: "{} deck{s} in the shoe",
+        read: |o, v| {
+            o.decks = match v {
+                "infinite" => Decks::Infinite,
+                _ => Decks::Finite(parse_in(v, 1..=8)?),
+            };
+            Some(())
+        },
+        write: |o| {
+            Some(match o.decks {
+                Decks::Finite(d) => d.to_string(),
+                Decks::Infinite => "infinite".into(),
+            })
+        },
+    },
+    Opt {
+        name: "penetration",
+        means: "percent of the shoe dealt before it is reshuffled (default 75; 0 = a freshly shuffled shoe every hand)",
+        named: &[],
+        other: "a number 0..=100",
+        phrase: "{} % of the shoe dealt before a reshuffle",
+        read: |o, v| {
+            o.penetration = parse_in(v, 0..=100)?;
+            Some(())
+        },
+        write: |o| Some(o.penetration.to_string()),
+    },
+    Opt {
+        name: "strategy",
+        means: "what the player does on a tie (default war)",
+        named: Strategy::NAMED,
+        other: "",
+        phrase: "strategy {}",
+        read: |o, v| {
+            o.strategy = Strategy::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.strategy.name().to_string()),
+    },
+    Opt {
+        name: "bonus",
+        means: "a tie on the war cards pays a bonus equal to the original bet (default false)",
+        named: &[
+            Named {
+                name: "false",
+                means: "no bonus on a tie after a tie",
+            },
+            Named {
+                name: "true",
+                means: "a tie on the war cards pays a bonus equal to the original bet",
+            },
+        ],
+        other: "",
+        phrase: "bonus {}",
+        read: |o, v| {
+            o.bonus = parse_bool(v)?;
+            Some(())
+        },
+        write: |o| Some(o.bonus.to_string()),
+    },
+    Opt {
+        name: "tie_bet",
+        means: "chips on the tie side bet every hand; a tie pays 10 to 1 (default 0)",
+        named: &[],
+        other: "an integer ≥ 0",
+        phrase: "{} chip{s} on the tie bet every hand",
+        read: |o, v| {
+            o.tie_bet = at_least(v, 0)?;
+            Some(())
+        },
+        write: |o| Some(o.tie_bet.to_string()),
+    },
+    Opt {
+        name: "bet",
+        means: "chips bet on every hand (default 1)",
+        named: &[],
+        other: "an integer ≥ 1",
+        phrase: "{} chip{s} bet on every hand",
+        read: |o, v| {
+            o.bet = at_least(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(o.bet.to_string()),
+    },
+    Opt {
+        name: "bankroll",
+        means: "chips at the start of a session (default 50)",
+        named: &[],
+        other: "an integer ≥ 1",
+        phrase: "a bankroll of {} chip{s}",
+        read: |o, v| {
+            o.bankroll = at_least(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(o.bankroll.to_string()),
+    },
+    Opt {
+        name: "target",
+        means: "the bankroll that ends a session as a win (default double)",
+        named: &[
+            Named {
+                name: "double",
+                means: "a session is won at twice the starting bankroll",
+            },
+            Named {
+                name: "none",
+                means: "a session is never won, only lost or stopped",
+            },
+        ],
+        other: "a number of chips above the bankroll",
+        phrase: "a session is won at {} chips",
+        read: |o, v| {
+            o.target = match v {
+                "double" => Target::Double,
+                "none" => Target::None,
+                _ => Target::Chips(at_least(v, 1)?),
+            };
+            Some(())
+        },
+        write: |o| {
+            Some(match o.target {
+                Target::Double => "double".into(),
+                Target::Chips(c) => c.to_string(),
+                Target::None => "none".into(),
+            })
+        },
+    },
+    Opt {
+        name: "hands",
+        means: "hands per session at most (default none)",
+        named: &[Named {
+            name: "none",
+            means: "no limit; a safety cap of 10,000,000 hands is reported as capped",
+        }],
+        other: "an integer ≥ 1",
+        phrase: "sessions stop after {} hand{s}",
+        read: |o, v| {
+            o.hands = match v {
+                "none" => None,
+                _ => Some(at_least(v, 1)?),
+            };
+            Some(())
+        },
+        write: |o| Some(none_or(o.hands)),
+    },
+];
 
 impl CasinoOptions {
     /// Sets one option from its text, as experiment files and the command line give it.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let v = value.trim();
-        let bad = || OptionError {
-            kind: "casino-war",
-            key: key.to_string(),
-            value: Some(value.to_string()),
-            allowed: allowed(key),
-        };
-        let int = |min: u64| v.parse::<u64>().ok().filter(|n| *n >= min).ok_or_else(bad);
-        match key {
-            "decks" => {
-                self.decks = match v {
-                    "infinite" => Decks::Infinite,
-                    _ => Decks::Finite(
-                        v.parse::<u8>()
-                            .ok()
-                            .filter(|d| (1..=8).contains(d))
-                            .ok_or_else(bad)?,
-                    ),
-                }
-            }
-            "penetration" => {
-                self.penetration = v.parse::<u8>().ok().filter(|p| *p <= 100).ok_or_else(bad)?
-            }
-            "strategy" => {
-                self.strategy = match v {
-                    "war" => Strategy::War,
-                    "surrender" => Strategy::Surrender,
-                    _ => return Err(bad()),
-                }
-            }
-            "bonus" => {
-                self.bonus = match v {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
-                }
-            }
-            "tie_bet" => self.tie_bet = int(0)?,
-            "bet" => self.bet = int(1)?,
-            "bankroll" => self.bankroll = int(1)?,
-            "target" => {
-                self.target = match v {
-                    "double" => Target::Double,
-                    "none" => Target::None,
-                    _ => Target::Chips(int(1)?),
-                }
-            }
-            "hands" => {
-                self.hands = match v {
-                    "none" => None,
-                    _ => Some(int(1)?),
-                }
-            }
-            _ => {
-                return Err(OptionError {
-                    kind: "casino-war",
-                    key: key.to_string(),
-                    value: None,
-                    allowed: OPTIONS
-                        .iter()
-                        .map(|(k, _)| *k)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
-            }
-        }
-        Ok(())
+        spec::set(OPTIONS, "casino-war", self, key, value)
     }
 
     /// Every option as `(name, value)`, in [`OPTIONS`] order, as [`CasinoOptions::set`] reads it.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        vec![
-            (
-                "decks",
-                match self.decks {
-                    Decks::Finite(d) => d.to_string(),
-                    Decks::Infinite => "infinite".into(),
-                },
-            ),
-            ("penetration", self.penetration.to_string()),
-            (
-                "strategy",
-                match self.strategy {
-                    Strategy::War => "war",
-                    Strategy::Surrender => "surrender",
-                }
-                .into(),
-            ),
-            ("bonus", self.bonus.to_string()),
-            ("tie_bet", self.tie_bet.to_string()),
-            ("bet", self.bet.to_string()),
-            ("bankroll", self.bankroll.to_string()),
-            (
-                "target",
-                match self.target {
-                    Target::Double => "double".into(),
-                    Target::Chips(c) => c.to_string(),
-                    Target::None => "none".into(),
-                },
-            ),
-            ("hands", self.hands.map_or("none".into(), |h| h.to_string())),
-        ]
+        spec::pairs(OPTIONS, self)
+    }
+
+    /// Chips a player must hold to start a hand: the bet, the tie bet, and the raise when the
+    /// strategy is to go to war, so that a tie can always be played as the strategy says.
+    fn stake(&self) -> u64 {
+        self.bet
+            + self.tie_bet
+            + if self.strategy == Strategy::War {
+                self.bet
+            } else {
+                0
+            }
     }
 }
 
@@ -226,15 +269,10 @@ impl fmt::Display for RulesError {
 impl std::error::Error for RulesError {}
 
 impl CasinoRules {
+    /// Checks the options together: the bankroll covers one hand, the target lies above it.
     pub fn new(options: CasinoOptions) -> Result<CasinoRules, RulesError> {
         let o = &options;
-        let stake = o.bet
-            + o.tie_bet
-            + if o.strategy == Strategy::War {
-                o.bet
-            } else {
-                0
-            };
+        let stake = o.stake();
         if o.bankroll < stake {
             return Err(RulesError(format!(
                 "bankroll = {} cannot cover one hand: bet = {} + tie_bet = {}{} needs {stake} chips",
@@ -264,9 +302,11 @@ impl CasinoRules {
         Ok(CasinoRules { options, target })
     }
 
+    /// The options as the user wrote them.
     pub fn options(&self) -> &CasinoOptions {
         &self.options
     }
+    /// The shoe's size.
     pub fn decks(&self) -> Decks {
         self.options.decks
     }
@@ -274,18 +314,23 @@ impl CasinoRules {
     pub fn penetration(&self) -> u8 {
         self.options.penetration
     }
+    /// What the player does on a tie.
     pub fn strategy(&self) -> Strategy {
         self.options.strategy
     }
+    /// Whether a tie on the war cards pays a bonus.
     pub fn bonus(&self) -> bool {
         self.options.bonus
     }
+    /// Chips on the tie side bet every hand.
     pub fn tie_bet(&self) -> u64 {
         self.options.tie_bet
     }
+    /// Chips bet on every hand.
     pub fn bet(&self) -> u64 {
         self.options.bet
     }
+    /// Chips at the start of a session.
     pub fn bankroll(&self) -> u64 {
         self.options.bankroll
     }
@@ -300,14 +345,7 @@ impl CasinoRules {
     /// Chips a player must hold to start a hand: the bet, the tie bet, and the raise when the
     /// strategy is to go to war, so that a tie can always be played as the strategy says.
     pub fn stake(&self) -> u64 {
-        let o = &self.options;
-        o.bet
-            + o.tie_bet
-            + if o.strategy == Strategy::War {
-                o.bet
-            } else {
-                0
-            }
+        self.options.stake()
     }
 }
 

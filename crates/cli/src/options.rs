@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
-use warlab_engine::{OPTIONS, RuleOptions, Rules};
+use warlab_engine::{OPTIONS, Opt, RuleOptions, Rules, spec};
 use warlab_experiment::line_col;
 
 /// A problem with the user's input: printed as is, exit status 2.
@@ -94,10 +94,7 @@ pub fn apply_toml_file(o: &mut RuleOptions, path: &Path) -> Result<()> {
 }
 
 fn allowed(key: &str) -> String {
-    OPTIONS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or_else(|| "(unknown option)".to_string(), |(_, a)| (*a).to_string())
+    spec::find(OPTIONS, key).map_or_else(|| "(unknown option)".to_string(), Opt::allowed)
 }
 
 /// The text form `RuleOptions::set` reads: strings as is, numbers and booleans printed, and an
@@ -125,30 +122,41 @@ pub fn toml_to_option_text(v: &toml::Value) -> Option<String> {
     }
 }
 
-/// `warlab rules`: every option with its allowed values and default.
+/// `warlab rules`: every option with what it decides, its default, and each value in one line.
 pub fn describe_options() -> String {
-    let defaults = RuleOptions::default().to_pairs();
-    let mut out =
-        String::from("Rule options (names as in docs/rules.md; set with --rule NAME=VALUE):\n\n");
-    for (k, allowed) in OPTIONS {
-        let default = defaults
-            .iter()
-            .find(|(d, _)| d == k)
-            .map_or("unset", |(_, v)| v.as_str());
-        let _ = writeln!(out, "  {k:<20} default {default:<12} allowed: {allowed}");
-    }
-    let defaults = warlab_casino::CasinoOptions::default().to_pairs();
-    out.push_str(
-        "\nCasino War options (an experiment file with game = \"casino-war\"; see experiments/casino-war.toml):\n\n",
+    let mut out = String::from(
+        "Rule options (docs/rules.md explains them; set with --rule NAME=VALUE or in an experiment file):\n",
     );
-    for (k, allowed) in warlab_casino::OPTIONS {
+    describe_table(&mut out, OPTIONS, &RuleOptions::default());
+    out.push_str(
+        "\nCasino War options (an experiment file with game = \"casino-war\"; see experiments/casino-war.toml):\n",
+    );
+    describe_table(
+        &mut out,
+        warlab_casino::OPTIONS,
+        &warlab_casino::CasinoOptions::default(),
+    );
+    out
+}
+
+/// One game's options: name, default and meaning, then each named value and what else it takes.
+fn describe_table<O>(out: &mut String, table: &[Opt<O>], defaults: &O) {
+    let defaults = spec::pairs(table, defaults);
+    for opt in table {
         let default = defaults
             .iter()
-            .find(|(d, _)| d == k)
+            .find(|(d, _)| *d == opt.name)
             .map_or("unset", |(_, v)| v.as_str());
-        let _ = writeln!(out, "  {k:<20} default {default:<12} allowed: {allowed}");
+        let _ = writeln!(out, "\n  {:<20} default {default}", opt.name);
+        let _ = writeln!(out, "      {}", opt.means);
+        for n in opt.named {
+            let _ = writeln!(out, "      {:<16} {}", n.name, n.means);
+        }
+        if !opt.other.is_empty() {
+            let or = if opt.named.is_empty() { "" } else { "or " };
+            let _ = writeln!(out, "      {or}{}", opt.other);
+        }
     }
-    out
 }
 
 pub fn check_positive(name: &str, n: u64) -> Result<u64> {

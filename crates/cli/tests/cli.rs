@@ -152,17 +152,31 @@ fn bench_ends_with_a_json_line() {
 }
 
 #[test]
-fn rules_lists_every_option() {
+fn rules_lists_every_option_and_explains_every_value() {
     let (code, out, _) = warlab(&["rules"]);
     assert_eq!(code, 0);
-    for name in [
-        "pickup",
-        "war_down",
-        "short_war",
-        "on_empty",
-        "hand_policy",
-        "safety_cap",
-    ] {
-        assert!(out.contains(name), "{out}");
+    for opt in warlab_engine::OPTIONS {
+        assert!(
+            out.contains(&format!("  {:<20} default", opt.name)),
+            "{out}"
+        );
+        assert!(out.contains(opt.means), "{out}");
+        for n in opt.named {
+            assert!(
+                out.contains(&format!("{:<16} {}", n.name, n.means)),
+                "{out}"
+            );
+        }
     }
+    for opt in warlab_casino::OPTIONS {
+        assert!(out.contains(opt.means), "{out}");
+    }
+    assert!(
+        out.contains("  pickup               default shuffled"),
+        "{out}"
+    );
+    assert!(
+        out.contains("      seat             won cards go under in seat order"),
+        "{out}"
+    );
 }

@@ -255,10 +255,10 @@ fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
             .collect::<Vec<_>>(),
     )];
     let pairs: Vec<Vec<(&str, String)>> = exp.variants.iter().map(|v| v.rules.pairs()).collect();
-    for (opt, _) in G::OPTIONS {
+    for opt in G::OPTIONS.iter().map(|o| o.name) {
         let values: Vec<Option<&str>> = pairs
             .iter()
-            .map(|p| p.iter().find(|(k, _)| k == opt).map(|(_, v)| v.as_str()))
+            .map(|p| p.iter().find(|(k, _)| *k == opt).map(|(_, v)| v.as_str()))
             .collect();
         let ints: Option<Vec<Option<i64>>> = values
             .iter()
@@ -268,8 +268,8 @@ fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
             })
             .collect();
         columns.push(match ints {
-            Some(ints) => Column::new((*opt).into(), ints),
-            None => Column::new((*opt).into(), values),
+            Some(ints) => Column::new(opt.into(), ints),
+            None => Column::new(opt.into(), values),
         });
     }
     let cells: Vec<Vec<(String, Cell)>> = exp

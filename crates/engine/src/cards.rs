@@ -15,7 +15,12 @@ pub enum DeckKind {
     /// The standard deck plus two jokers above the ace.
     Jokers54,
     /// Ranks numbered `1..=ranks`, `suits` cards of each rank.
-    Custom { ranks: u16, suits: u16 },
+    Custom {
+        /// Ranks, 2..=250.
+        ranks: u16,
+        /// Cards of each rank, 1..=64.
+        suits: u16,
+    },
 }
 
 /// One rank of a deck before ranking: its label, the number `war_down = "by-rank"` uses, and

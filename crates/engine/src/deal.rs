@@ -9,6 +9,7 @@ pub struct Deal {
     pub(crate) stacks: Vec<Vec<u8>>,
 }
 
+/// A deal that cannot be read, or does not fit the rules; the text says why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DealError(pub String);
 
@@ -104,6 +105,7 @@ impl Deal {
         Ok(Deal { stacks })
     }
 
+    /// Each seat's stack, top card first, as card values.
     pub fn stacks(&self) -> &[Vec<u8>] {
         &self.stacks
     }
@@ -113,6 +115,7 @@ impl Deal {
         self.stacks.iter().map(Vec::len).sum()
     }
 
+    /// True when no seat holds a card.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

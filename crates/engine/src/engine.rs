@@ -37,6 +37,7 @@ pub enum HotLoop {
 }
 
 impl HotLoop {
+    /// Every loop, the reference first.
     pub const ALL: [HotLoop; 4] = [
         HotLoop::General,
         HotLoop::Table,
@@ -44,6 +45,7 @@ impl HotLoop {
         HotLoop::Block,
     ];
 
+    /// The loop's name, as `warlab bench` and the tests print it.
     pub fn name(self) -> &'static str {
         match self {
             HotLoop::General => "general",
@@ -132,6 +134,7 @@ impl Engine {
         ok
     }
 
+    /// The rules this engine plays.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -141,6 +144,7 @@ impl Engine {
         self.play_observed(id, &mut Quiet)
     }
 
+    /// Plays game `id` from a shuffled deal, showing every card to `obs`.
     pub fn play_observed<O: Observer>(&mut self, id: GameSeed, obs: &mut O) -> GameRecord {
         let mut rng = GameRng::new(id);
         self.deck.copy_from_slice(&self.fresh);
@@ -160,6 +164,7 @@ impl Engine {
         self.play_deal_observed(deal, id, &mut Quiet)
     }
 
+    /// Plays an explicit deal, showing every card to `obs`.
     pub fn play_deal_observed<O: Observer>(
         &mut self,
         deal: &Deal,

@@ -2,7 +2,8 @@
 //!
 //! The War card game, every rule variant of `docs/rules.md`, played fast and exactly.
 //!
-//! - [`RuleOptions`] holds the options by their names in docs/rules.md; [`Rules`] is a validated set.
+//! - [`RuleOptions`] holds the options by their names in docs/rules.md, read and written through
+//!   the one table [`OPTIONS`] (see [`spec`]); [`Rules`] is a validated set.
 //! - [`Engine`] plays games: from a [`GameSeed`] (shuffled deal, reproducible on any thread) or
 //!   from an explicit [`Deal`]. After [`Engine::new`], a game allocates nothing.
 //! - Deterministic rule sets (no randomness after the deal) are checked for loops by exact
@@ -30,6 +31,7 @@ mod ring;
 mod rng;
 mod rules;
 mod seats;
+pub mod spec;
 mod state;
 mod table;
 
@@ -40,6 +42,7 @@ pub use observe::{Observer, Quiet, View};
 pub use record::{Cycle, EndReason, GameRecord};
 pub use rng::{GameRng, GameSeed, splitmix64};
 pub use rules::{
-    ChainedWar, DEFAULT_SAFETY_CAP, OPTIONS, OnEmpty, OptionError, Pickup, Pile, Policy, Ranking,
+    ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
     RuleOptions, Rules, RulesError, ShortWar, WarDown,
 };
+pub use spec::{Choice, Named, Opt, OptionError};

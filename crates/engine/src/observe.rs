@@ -19,6 +19,7 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
+    /// Seats at the table.
     pub fn players(&self) -> usize {
         self.seen.players()
     }
@@ -72,6 +73,7 @@ pub trait Observer {
 
     /// The deal, before the first battle (hands already drawn).
     fn game_start(&mut self, _view: &View<'_>) {}
+    /// A battle begins; `battle` counts from 0.
     fn battle_start(&mut self, _battle: u64) {}
     /// A prize card put face down under the battle (`prize = true`).
     fn prize(&mut self, _player: usize, _card: u8) {}

@@ -27,6 +27,7 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// Every way a game ends, in the order of the data files' counts.
     pub const ALL: [EndReason; 9] = [
         EndReason::AllCards,
         EndReason::BattleLimit,
@@ -39,6 +40,7 @@ impl EndReason {
         EndReason::Capped,
     ];
 
+    /// The name the data files use (`all_cards`, `cycle`, …).
     pub fn name(self) -> &'static str {
         match self {
             EndReason::AllCards => "all_cards",
@@ -68,7 +70,9 @@ impl fmt::Display for EndReason {
 /// A detected loop: the state after `start` battles recurs every `period` battles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cycle {
+    /// Battles before the loop: the state after them recurs.
     pub start: u64,
+    /// Battles of one turn of the loop.
     pub period: u64,
 }
 
@@ -88,6 +92,8 @@ pub struct GameRecord {
     pub lead_changes: u64,
     /// The winning seat, `None` for a draw, a cycle or a capped game.
     pub winner: Option<u8>,
+    /// How the game ended.
     pub end: EndReason,
+    /// The loop, for a game that ended in one.
     pub cycle: Option<Cycle>,
 }

@@ -30,12 +30,16 @@ use rand_pcg::rand_core::Rng;
 /// Identifies one game: (experiment seed, variant index, game index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameSeed {
+    /// The experiment's seed.
     pub seed: u64,
+    /// The variant's seed id (FNV-1a 64 of its name).
     pub variant: u64,
+    /// The game's index within the variant.
     pub game: u64,
 }
 
 impl GameSeed {
+    /// Game `game` of variant `variant` under experiment seed `seed`.
     pub fn new(seed: u64, variant: u64, game: u64) -> GameSeed {
         GameSeed {
             seed,
@@ -45,6 +49,7 @@ impl GameSeed {
     }
 }
 
+/// SplitMix64's output function: mixes a seed into 64 well-spread bits (the seed chain's step).
 #[inline]
 pub fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -53,6 +58,8 @@ pub fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One game's random numbers: a `Pcg64Mcg` seeded from its [`GameSeed`], with the engine's own
+/// bounded draws, bits and shuffles (value-stable across dependency versions).
 pub struct GameRng {
     pcg: Pcg64Mcg,
     /// Unread bits, lowest first, under a sentinel 1 bit; `≤ 1` means empty.
@@ -62,6 +69,7 @@ pub struct GameRng {
 }
 
 impl GameRng {
+    /// The generator of game `id`, seeded by the splitmix64 chain of the module's comment.
     pub fn new(id: GameSeed) -> GameRng {
         let a = splitmix64(id.seed);
         let b = splitmix64(a ^ id.variant);
@@ -75,6 +83,7 @@ impl GameRng {
         }
     }
 
+    /// The generator's next 64 bits.
     #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         self.pcg.next_u64()
@@ -93,6 +102,7 @@ impl GameRng {
         }
     }
 
+    /// One fair bit (64 bits are drawn at once and handed out one by one).
     #[inline(always)]
     pub fn bit(&mut self) -> bool {
         next_bit(&mut self.bits, &mut self.pcg)

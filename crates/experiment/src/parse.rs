@@ -5,6 +5,7 @@ use std::path::Path;
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
+use warlab_engine::spec;
 
 use crate::sweep::Axis;
 use crate::{
@@ -165,7 +166,7 @@ impl Parser<'_> {
                 }
                 _ => {
                     let keys: Vec<&str> = TOP_KEYS.iter().map(|(k, _)| *k).collect();
-                    let hint = if R::OPTIONS.iter().any(|(o, _)| *o == key) {
+                    let hint = if spec::find(R::OPTIONS, key).is_some() {
                         format!("; `{key}` is a rule option: put it under [rules] or [sweep]")
                     } else {
                         String::new()
@@ -419,20 +420,19 @@ impl Parser<'_> {
         opt: &str,
         full: &str,
     ) -> Result<String, ExperimentError> {
-        let allowed = R::OPTIONS
-            .iter()
-            .find(|(k, _)| *k == opt)
-            .map(|(_, a)| *a)
+        let allowed = spec::find(R::OPTIONS, opt)
+            .map(|o| o.allowed())
             .ok_or_else(|| {
-                let names: Vec<&str> = R::OPTIONS.iter().map(|(k, _)| *k).collect();
                 self.error(
                     v.span().start,
                     Some(full),
-                    format!(
-                        "unknown {} option `{opt}`; the options are: {}",
-                        if R::GAME == "war" { "rule" } else { R::GAME },
-                        names.join(", ")
-                    ),
+                    spec::OptionError {
+                        kind: if R::GAME == "war" { "rule" } else { R::GAME },
+                        key: opt.to_string(),
+                        value: None,
+                        allowed: spec::names(R::OPTIONS),
+                    }
+                    .to_string(),
                 )
             })?;
         match v.get_ref() {

@@ -4,19 +4,19 @@
 use std::fmt;
 
 use warlab_casino::{CasinoOptions, CasinoRules};
-use warlab_engine::{RuleOptions, Rules};
+use warlab_engine::{Opt, RuleOptions, Rules};
 
 /// A game's validated rule set, as experiment files name and build it: War's [`Rules`] or
 /// Casino War's [`CasinoRules`]. The file's top-level `game` picks one.
 pub trait RuleSet: Clone + fmt::Debug + Send + Sync + 'static {
     /// The unchecked options, as a file sets them one by one.
-    type Options: Default + Clone;
+    type Options: Default + Clone + 'static;
     /// A fixed deal a variant may play instead of shuffled ones.
     type Deal: Clone + fmt::Debug + Send + Sync + 'static;
     /// The value of `game = "…"` that selects this game.
     const GAME: &'static str;
-    /// Every option: its name and what it allows.
-    const OPTIONS: &'static [(&'static str, &'static str)];
+    /// Every option: its name, meaning, values, and how it is read and written.
+    const OPTIONS: &'static [Opt<Self::Options>];
     /// Sets one option from its text; the error says what is allowed.
     fn set(options: &mut Self::Options, key: &str, value: &str) -> Result<(), String>;
     /// Checks the options together and builds the rule set.
@@ -36,7 +36,7 @@ impl RuleSet for Rules {
     type Options = RuleOptions;
     type Deal = warlab_engine::Deal;
     const GAME: &'static str = "war";
-    const OPTIONS: &'static [(&'static str, &'static str)] = warlab_engine::OPTIONS;
+    const OPTIONS: &'static [Opt<RuleOptions>] = warlab_engine::OPTIONS;
     fn set(options: &mut RuleOptions, key: &str, value: &str) -> Result<(), String> {
         options.set(key, value).map_err(|e| e.to_string())
     }
@@ -65,7 +65,7 @@ impl RuleSet for CasinoRules {
     type Options = CasinoOptions;
     type Deal = NoDeal;
     const GAME: &'static str = "casino-war";
-    const OPTIONS: &'static [(&'static str, &'static str)] = warlab_casino::OPTIONS;
+    const OPTIONS: &'static [Opt<CasinoOptions>] = warlab_casino::OPTIONS;
     fn set(options: &mut CasinoOptions, key: &str, value: &str) -> Result<(), String> {
         options.set(key, value).map_err(|e| e.to_string())
     }

@@ -15,7 +15,7 @@ use crate::cards::{CardSet, DeckKind};
 
 pub(crate) use decide::Stake;
 pub use options::{
-    ChainedWar, DEFAULT_SAFETY_CAP, OPTIONS, OnEmpty, OptionError, Pickup, Pile, Policy, Ranking,
+    ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
     RuleOptions, ShortWar, WarDown,
 };
 
@@ -24,6 +24,7 @@ pub use options::{
 pub struct RulesError {
     /// The options involved, by name.
     pub options: Vec<&'static str>,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -112,12 +113,12 @@ impl Rules {
     /// Checks the options together and compiles them.
     pub fn new(o: RuleOptions) -> Result<Rules, RulesError> {
         // Deck.
-        let deck = match (&o.deck, o.ranks, o.suits) {
-            (DeckKind::Custom { .. }, Some(ranks), suits) => DeckKind::Custom {
+        let deck = match (o.deck, o.ranks, o.suits) {
+            (Deck::Custom, Some(ranks), suits) => DeckKind::Custom {
                 ranks,
                 suits: suits.unwrap_or(4),
             },
-            (DeckKind::Custom { .. }, None, _) => {
+            (Deck::Custom, None, _) => {
                 return Err(err(
                     &["deck", "ranks"],
                     "deck = custom needs `ranks` (and optionally `suits`, default 4)",
@@ -129,7 +130,9 @@ impl Rules {
                     "`ranks` and `suits` only go with deck = custom",
                 ));
             }
-            (d, None, None) => d.clone(),
+            (Deck::Standard52, None, None) => DeckKind::Standard52,
+            (Deck::Piquet36, None, None) => DeckKind::Piquet36,
+            (Deck::Jokers54, None, None) => DeckKind::Jokers54,
         };
         let specs = deck.ranks();
         let french = deck.is_french();
@@ -379,14 +382,17 @@ impl Rules {
         })
     }
 
+    /// The options as the user wrote them.
     pub fn options(&self) -> &RuleOptions {
         &self.options
     }
 
+    /// The deck: its cards, values and labels.
     pub fn cards(&self) -> &CardSet {
         &self.cards
     }
 
+    /// Seats at the table.
     pub fn players(&self) -> usize {
         self.players
     }
@@ -413,6 +419,7 @@ impl Rules {
         self.deterministic && self.battle_limit.is_none()
     }
 
+    /// Battles after which a game that has not ended stops as capped (`None`: no cap).
     pub fn safety_cap(&self) -> Option<u64> {
         self.safety_cap
     }

@@ -1,31 +1,98 @@
-//! Rule options by their names: what a user wrote, with the classic defaults.
+//! War's rule options by their names: what a user wrote, with the classic defaults.
 //!
-//! [`RuleOptions`] holds every option; [`RuleOptions::set`] is the one parser of `name = value`
-//! text behind the command line (`--rule pickup=seat`) and the experiment files, so the two
-//! cannot disagree; [`RuleOptions::to_pairs`] writes every option back as text `set` reads.
+//! [`RuleOptions`] holds every option; [`OPTIONS`] is the one table of them (name, meaning,
+//! values, how each is read and written, the report's words), behind the command line
+//! (`--rule pickup=seat`), the experiment files, `warlab rules` and the reports, so they cannot
+//! disagree. [`RuleOptions::set`] reads `name = value` text; [`RuleOptions::to_pairs`] writes
+//! every option back as text `set` reads.
 
-use std::fmt;
+use crate::choices;
+use crate::spec::{
+    self, Choice, Named, Opt, OptionError, none_or, parse_bool, parse_in, parse_none_or,
+};
 
-use crate::cards::DeckKind;
+choices! {
+    /// Which deck is dealt (a custom one takes its shape from `ranks` and `suits`).
+    pub enum Deck {
+        Standard52 = "standard52": "one 52-card deck",
+        Piquet36 = "piquet36": "a 36-card piquet deck (6 to ace)",
+        Jokers54 = "jokers54": "52 cards plus 2 jokers that beat the ace (joker against joker ties)",
+        Custom = "custom": "a deck of numbered cards, `ranks` × `suits`",
+    }
+}
 
-/// How card values compare.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ranking {
-    /// 2 < 3 < … < K < A (< jokers).
-    AcesHigh,
-    /// A < 2 < … < K (< jokers).
-    AcesLow,
-    /// Aces lowest, but a 2 beats everything except an ace, and an ace beats a 2.
-    Peasant,
-    /// Aces high, but one named low rank (`low_rank`, default 2) beats the ace, and only the ace.
-    LowBeatsHigh,
-    /// The lowest rank wins (Spivey's convention for numbered decks).
-    LowWins,
+choices! {
+    /// How card values compare.
+    pub enum Ranking {
+        AcesHigh = "aces-high": "aces high: 2 < 3 < … < K < A (< jokers)",
+        AcesLow = "aces-low": "aces low: A < 2 < … < K (< jokers)",
+        Peasant = "peasant": "peasant ranking: aces lowest, but a 2 beats everything except an ace, and an ace beats a 2",
+        LowBeatsHigh = "low-beats-high": "aces high, but one low rank (`low_rank`, default 2) beats the ace, and only the ace",
+        LowWins = "low-wins": "the lower card wins (Spivey's convention for numbered decks)",
+    }
+}
+
+choices! {
+    /// What a further tie during a war starts.
+    pub enum ChainedWar {
+        Repeat = "repeat": "a tie in a war starts another full war",
+        FlipOne = "flip-one": "a tie in a war is settled by one face-up card each at a time",
+    }
+}
+
+choices! {
+    /// What a player without enough cards for a war does.
+    pub enum ShortWar {
+        AllButLast = "all-but-last": "a player short of cards for a war puts all but the last face down and turns up the last",
+        LastCardUp = "last-card-up": "a player short of cards for a war puts none down and turns up the next card",
+        Lose = "lose": "a player who cannot complete a war loses the game",
+    }
+}
+
+choices! {
+    /// The order won cards go under the winner's stack.
+    pub enum Pickup {
+        Shuffled = "shuffled": "won cards go under in random order",
+        WinnerFirst = "winner-first": "won cards go under with the winner's cards first",
+        LoserFirst = "loser-first": "won cards go under with the loser's cards first",
+        Played = "played": "won cards go under in the order played, the winner's card first in each layer",
+        Seat = "seat": "won cards go under in seat order",
+        RankDesc = "rank-desc": "won cards go under highest first",
+        RankAsc = "rank-asc": "won cards go under lowest first",
+    }
+}
+
+choices! {
+    /// Where won cards go.
+    pub enum Pile {
+        Single = "single": "won cards go under the stack",
+        TwoPile = "two-pile": "won cards go to a separate won pile",
+    }
+}
+
+choices! {
+    /// What happens when a two-pile player's stack runs out.
+    pub enum OnEmpty {
+        TurnOver = "turn-over": "an empty stack is replaced by the won pile as it lies",
+        Shuffle = "shuffle": "an empty stack is replaced by the won pile, shuffled",
+        Lose = "lose": "a player whose stack runs out loses, even with a won pile",
+    }
+}
+
+choices! {
+    /// How a hand-of-N player chooses the card to play.
+    pub enum Policy {
+        Random = "random": "players play a card from their hand at random",
+        Highest = "highest": "players play the strongest card in their hand",
+        Lowest = "lowest": "players play the weakest card in their hand",
+        Median = "median": "players play the middle card of their hand (the lower middle one of an even hand)",
+    }
 }
 
 /// How many cards each player puts face down in a war.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WarDown {
+    /// The same number in every war.
     Fixed(u8),
     /// The tied rank's number: 2..10 as is, J 11, Q 12, K 13, A 14, joker 15, custom ranks their
     /// number.
@@ -34,87 +101,54 @@ pub enum WarDown {
     Table(Vec<(String, u32)>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ChainedWar {
-    /// Another full war (N down + 1 up) on every further tie.
-    Repeat,
-    /// After the first war, further ties are broken by one face-up card at a time.
-    FlipOne,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShortWar {
-    /// With n < N+1 cards: n−1 down, the last one up; n = 0 loses.
-    AllButLast,
-    /// With 1 ≤ n ≤ N cards: nothing down, the next card up; n = 0 loses.
-    LastCardUp,
-    /// Fewer than N+1 cards: the player forfeits the game.
-    Lose,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pickup {
-    Shuffled,
-    WinnerFirst,
-    LoserFirst,
-    Played,
-    Seat,
-    RankDesc,
-    RankAsc,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pile {
-    Single,
-    TwoPile,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnEmpty {
-    /// The won pile becomes the stack in the order the cards were won.
-    TurnOver,
-    /// The won pile is shuffled, then becomes the stack.
-    Shuffle,
-    /// An empty stack loses, even with a won pile.
-    Lose,
-}
-
-/// How a hand-of-N player chooses the card to play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    Random,
-    Highest,
-    Lowest,
-    Median,
-}
-
 /// Every rule option, as written by the user. `Default` is the classic rule set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleOptions {
+    /// Seats at the table, 2..=4.
     pub players: u8,
-    pub deck: DeckKind,
+    /// The deck dealt.
+    pub deck: Deck,
+    /// Copies of the deck shuffled together.
     pub decks: u16,
+    /// How card values compare.
     pub ranking: Ranking,
+    /// With `low-beats-high`: the rank that beats the ace (`None`: 2).
     pub low_rank: Option<String>,
+    /// Cards face down in a war.
     pub war_down: WarDown,
+    /// What a tie during a war starts.
     pub chained_war: ChainedWar,
+    /// What a player short of cards for a war does.
     pub short_war: ShortWar,
+    /// The order won cards go under.
     pub pickup: Pickup,
+    /// Where won cards go.
     pub pile: Pile,
+    /// With two piles: what an empty stack does (`None`: the rules decide, see `Rules::new`).
     pub on_empty: Option<OnEmpty>,
+    /// Battles after which the player with more cards wins.
     pub battle_limit: Option<u64>,
+    /// Wars that win the game.
     pub wars_to_win: Option<u32>,
+    /// Cards that win the game.
     pub target_cards: Option<u32>,
+    /// Cards below which a player loses.
     pub min_cards: Option<u32>,
+    /// Every battle also carries a face-down prize card from each player.
     pub prize: bool,
+    /// The loser of a war takes back the cards that caused it.
     pub war_cause_to_loser: bool,
+    /// Cards held in hand (0: none, play from the stack).
     pub hand: u8,
+    /// How hands are played: one policy for all, or one per seat.
     pub hand_policy: Option<Vec<Policy>>,
+    /// The probability that seat 0 grabs a battle.
     pub speed: Option<f64>,
     /// `None`: no cap (deterministic rules only, where cycle detection stops every game).
     pub safety_cap: Option<u64>,
-    // Custom deck shape, only with `deck = "custom"`.
+    /// With `deck = custom`: the number of ranks.
     pub ranks: Option<u16>,
+    /// With `deck = custom`: cards of each rank (`None`: 4).
     pub suits: Option<u16>,
 }
 
@@ -125,7 +159,7 @@ impl Default for RuleOptions {
     fn default() -> Self {
         RuleOptions {
             players: 2,
-            deck: DeckKind::Standard52,
+            deck: Deck::Standard52,
             decks: 1,
             ranking: Ranking::AcesHigh,
             low_rank: None,
@@ -151,340 +185,129 @@ impl Default for RuleOptions {
     }
 }
 
-/// A `name = value` that could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionError {
-    /// Whose option: `rule` for War, `casino-war` for the casino game's table.
-    pub kind: &'static str,
-    pub key: String,
-    pub value: Option<String>,
-    pub allowed: String,
+/// `false` and `true` of an option that switches something on.
+const fn switch(off: &'static str, on: &'static str) -> [Named; 2] {
+    [
+        Named {
+            name: "false",
+            means: off,
+        },
+        Named {
+            name: "true",
+            means: on,
+        },
+    ]
 }
 
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.value {
-            None => write!(
-                f,
-                "unknown {} option `{}`; the options are: {}",
-                self.kind, self.key, self.allowed
-            ),
-            Some(v) => write!(
-                f,
-                "{} option `{}` cannot be `{}`; allowed: {}",
-                self.kind, self.key, v, self.allowed
-            ),
-        }
-    }
-}
+const NONE_LIMIT: &[Named] = &[Named {
+    name: "none",
+    means: "no such limit",
+}];
 
-impl std::error::Error for OptionError {}
-
-/// Every option name with its allowed values, in the order of docs/rules.md.
-pub const OPTIONS: &[(&str, &str)] = &[
-    ("players", "2, 3, 4"),
-    (
-        "deck",
-        "standard52, piquet36, jokers54, custom (with `ranks` and `suits`)",
-    ),
-    ("decks", "a number of copies of the deck, 1..=16"),
-    ("ranks", "with deck = custom: the number of ranks, 2..=250"),
-    ("suits", "with deck = custom: cards of each rank, 1..=64"),
-    (
-        "ranking",
-        "aces-high, aces-low, peasant, low-beats-high, low-wins",
-    ),
-    (
-        "low_rank",
-        "with ranking = low-beats-high: the rank that beats the ace (default 2)",
-    ),
-    (
-        "war_down",
-        "a number 0..=64, by-rank, or a table like `J=1,Q=2,K=3,A=4`",
-    ),
-    ("chained_war", "repeat, flip-one"),
-    ("short_war", "all-but-last, last-card-up, lose"),
-    (
-        "pickup",
-        "shuffled, winner-first, loser-first, played, seat, rank-desc, rank-asc",
-    ),
-    ("pile", "single, two-pile"),
-    ("on_empty", "with pile = two-pile: turn-over, shuffle, lose"),
-    ("battle_limit", "none or a number of battles ≥ 1"),
-    ("wars_to_win", "none or a number of wars ≥ 1"),
-    ("target_cards", "none or a number of cards"),
-    ("min_cards", "none or a number of cards ≥ 1"),
-    ("prize", "false, true"),
-    ("war_cause_to_loser", "false, true"),
-    (
-        "hand",
-        "0..=8 cards held in hand (Arneson's variant uses 3)",
-    ),
-    (
-        "hand_policy",
-        "random, highest, lowest, median, or one per seat: `highest,random`",
-    ),
-    (
-        "speed",
-        "none or a probability 0 < p ≤ 1 that seat 0 grabs a battle",
-    ),
-    (
-        "safety_cap",
-        "a number of battles (default 1000000), or none for deterministic rules",
-    ),
-];
-
-fn allowed(key: &str) -> String {
-    OPTIONS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map(|(_, a)| (*a).to_string())
-        .unwrap_or_default()
-}
-
-fn option_names() -> String {
-    OPTIONS
-        .iter()
-        .map(|(k, _)| *k)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn parse_none_or<T: std::str::FromStr + PartialOrd>(v: &str, min: T) -> Result<Option<T>, ()> {
-    if v == "none" {
-        return Ok(None);
-    }
-    match v.parse::<T>() {
-        Ok(n) if n >= min => Ok(Some(n)),
-        _ => Err(()),
-    }
-}
-
-fn parse_bool(v: &str) -> Result<bool, ()> {
-    match v {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err(()),
-    }
-}
-
-fn parse_policy(v: &str) -> Result<Policy, ()> {
-    Ok(match v.trim() {
-        "random" => Policy::Random,
-        "highest" => Policy::Highest,
-        "lowest" => Policy::Lowest,
-        "median" => Policy::Median,
-        _ => return Err(()),
-    })
-}
-
-impl RuleOptions {
-    /// Sets one option from its text form, e.g. `set("pickup", "seat")`.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let v = value.trim();
-        let bad = || OptionError {
-            kind: "rule",
-            key: key.to_string(),
-            value: Some(value.to_string()),
-            allowed: allowed(key),
-        };
-        match key {
-            "players" => {
-                self.players = match v {
-                    "2" => 2,
-                    "3" => 3,
-                    "4" => 4,
-                    _ => return Err(bad()),
-                }
+/// Every War rule option, in the order of docs/rules.md.
+pub const OPTIONS: &[Opt<RuleOptions>] = &[
+    Opt {
+        name: "players",
+        means: "seats at the table (3 get 17 cards each, 4 get 13; the rest is set aside)",
+        named: &[],
+        other: "2, 3 or 4",
+        phrase: "{} players",
+        read: |o, v| {
+            o.players = parse_in(v, 2..=4)?;
+            Some(())
+        },
+        write: |o| Some(o.players.to_string()),
+    },
+    Opt {
+        name: "deck",
+        means: "the deck dealt",
+        named: Deck::NAMED,
+        other: "",
+        phrase: "{} deck",
+        read: |o, v| {
+            o.deck = Deck::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.deck.name().to_string()),
+    },
+    Opt {
+        name: "decks",
+        means: "copies of the deck shuffled together",
+        named: &[],
+        other: "a number 1..=16",
+        phrase: "{} decks shuffled together",
+        read: |o, v| {
+            o.decks = parse_in(v, 1..=16)?;
+            Some(())
+        },
+        write: |o| Some(o.decks.to_string()),
+    },
+    Opt {
+        name: "ranks",
+        means: "with deck = custom: the number of ranks (numbered 1, 2, …)",
+        named: &[],
+        other: "a number 2..=250",
+        phrase: "{} ranks",
+        read: |o, v| {
+            o.ranks = Some(parse_in(v, 2..=250)?);
+            Some(())
+        },
+        write: |o| o.ranks.map(|r| r.to_string()),
+    },
+    Opt {
+        name: "suits",
+        means: "with deck = custom: cards of each rank (default 4)",
+        named: &[],
+        other: "a number 1..=64",
+        phrase: "{} card{s} of each rank",
+        read: |o, v| {
+            o.suits = Some(parse_in(v, 1..=64)?);
+            Some(())
+        },
+        write: |o| o.suits.map(|s| s.to_string()),
+    },
+    Opt {
+        name: "ranking",
+        means: "how card values compare",
+        named: Ranking::NAMED,
+        other: "",
+        phrase: "ranking {}",
+        read: |o, v| {
+            o.ranking = Ranking::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.ranking.name().to_string()),
+    },
+    Opt {
+        name: "low_rank",
+        means: "with ranking = low-beats-high: the rank that beats the ace (default 2)",
+        named: &[],
+        other: "a rank of the deck, like 2 or J",
+        phrase: "rank {} beats the ace",
+        read: |o, v| {
+            if v.is_empty() {
+                return None;
             }
-            "deck" => {
-                self.deck = match v {
-                    "standard52" => DeckKind::Standard52,
-                    "piquet36" => DeckKind::Piquet36,
-                    "jokers54" => DeckKind::Jokers54,
-                    "custom" => DeckKind::Custom { ranks: 0, suits: 0 },
-                    _ => return Err(bad()),
-                }
-            }
-            "decks" => match v.parse::<u16>() {
-                Ok(n @ 1..=16) => self.decks = n,
-                _ => return Err(bad()),
-            },
-            "ranks" => match v.parse::<u16>() {
-                Ok(n @ 2..=250) => self.ranks = Some(n),
-                _ => return Err(bad()),
-            },
-            "suits" => match v.parse::<u16>() {
-                Ok(n @ 1..=64) => self.suits = Some(n),
-                _ => return Err(bad()),
-            },
-            "ranking" => {
-                self.ranking = match v {
-                    "aces-high" => Ranking::AcesHigh,
-                    "aces-low" => Ranking::AcesLow,
-                    "peasant" => Ranking::Peasant,
-                    "low-beats-high" => Ranking::LowBeatsHigh,
-                    "low-wins" => Ranking::LowWins,
-                    _ => return Err(bad()),
-                }
-            }
-            "low_rank" => {
-                if v.is_empty() {
-                    return Err(bad());
-                }
-                self.low_rank = Some(v.to_ascii_uppercase());
-            }
-            "war_down" => {
-                self.war_down = if v == "by-rank" {
-                    WarDown::ByRank
-                } else if let Ok(n) = v.parse::<u8>() {
-                    if n > 64 {
-                        return Err(bad());
-                    }
-                    WarDown::Fixed(n)
-                } else if v.contains('=') {
-                    let mut table = Vec::new();
-                    for pair in v.split(',') {
-                        let (rank, count) = pair.split_once('=').ok_or_else(bad)?;
-                        let count = count.trim().parse::<u32>().map_err(|_| bad())?;
-                        if count > 64 {
-                            return Err(bad());
-                        }
-                        table.push((rank.trim().to_ascii_uppercase(), count));
-                    }
-                    WarDown::Table(table)
-                } else {
-                    return Err(bad());
-                }
-            }
-            "chained_war" => {
-                self.chained_war = match v {
-                    "repeat" => ChainedWar::Repeat,
-                    "flip-one" => ChainedWar::FlipOne,
-                    _ => return Err(bad()),
-                }
-            }
-            "short_war" => {
-                self.short_war = match v {
-                    "all-but-last" => ShortWar::AllButLast,
-                    "last-card-up" => ShortWar::LastCardUp,
-                    "lose" => ShortWar::Lose,
-                    _ => return Err(bad()),
-                }
-            }
-            "pickup" => {
-                self.pickup = match v {
-                    "shuffled" => Pickup::Shuffled,
-                    "winner-first" => Pickup::WinnerFirst,
-                    "loser-first" => Pickup::LoserFirst,
-                    "played" => Pickup::Played,
-                    "seat" => Pickup::Seat,
-                    "rank-desc" => Pickup::RankDesc,
-                    "rank-asc" => Pickup::RankAsc,
-                    _ => return Err(bad()),
-                }
-            }
-            "pile" => {
-                self.pile = match v {
-                    "single" => Pile::Single,
-                    "two-pile" => Pile::TwoPile,
-                    _ => return Err(bad()),
-                }
-            }
-            "on_empty" => {
-                self.on_empty = Some(match v {
-                    "turn-over" => OnEmpty::TurnOver,
-                    "shuffle" => OnEmpty::Shuffle,
-                    "lose" => OnEmpty::Lose,
-                    _ => return Err(bad()),
-                })
-            }
-            "battle_limit" => self.battle_limit = parse_none_or(v, 1u64).map_err(|_| bad())?,
-            "wars_to_win" => self.wars_to_win = parse_none_or(v, 1u32).map_err(|_| bad())?,
-            "target_cards" => self.target_cards = parse_none_or(v, 1u32).map_err(|_| bad())?,
-            "min_cards" => self.min_cards = parse_none_or(v, 1u32).map_err(|_| bad())?,
-            "prize" => self.prize = parse_bool(v).map_err(|_| bad())?,
-            "war_cause_to_loser" => self.war_cause_to_loser = parse_bool(v).map_err(|_| bad())?,
-            "hand" => match v.parse::<u8>() {
-                Ok(n @ 0..=8) => self.hand = n,
-                _ => return Err(bad()),
-            },
-            "hand_policy" => {
-                let list = v
-                    .split(',')
-                    .map(parse_policy)
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|_| bad())?;
-                if list.is_empty() || list.len() > 4 {
-                    return Err(bad());
-                }
-                self.hand_policy = Some(list);
-            }
-            "speed" => {
-                self.speed = if v == "none" {
-                    None
-                } else {
-                    match v.parse::<f64>() {
-                        Ok(p) if p > 0.0 && p <= 1.0 => Some(p),
-                        _ => return Err(bad()),
-                    }
-                }
-            }
-            "safety_cap" => {
-                self.safety_cap = parse_none_or(v, 1u64).map_err(|_| bad())?;
-            }
-            _ => {
-                return Err(OptionError {
-                    kind: "rule",
-                    key: key.to_string(),
-                    value: None,
-                    allowed: option_names(),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Every option as `(name, value)` text, in the order of docs/rules.md; `set` reads each back.
-    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let none_or = |o: Option<u64>| o.map_or("none".to_string(), |n| n.to_string());
-        let mut out = vec![
-            ("players", self.players.to_string()),
-            (
-                "deck",
-                match self.deck {
-                    DeckKind::Standard52 => "standard52",
-                    DeckKind::Piquet36 => "piquet36",
-                    DeckKind::Jokers54 => "jokers54",
-                    DeckKind::Custom { .. } => "custom",
-                }
-                .to_string(),
-            ),
-            ("decks", self.decks.to_string()),
-        ];
-        if let Some(r) = self.ranks {
-            out.push(("ranks", r.to_string()));
-        }
-        if let Some(s) = self.suits {
-            out.push(("suits", s.to_string()));
-        }
-        out.push((
-            "ranking",
-            match self.ranking {
-                Ranking::AcesHigh => "aces-high",
-                Ranking::AcesLow => "aces-low",
-                Ranking::Peasant => "peasant",
-                Ranking::LowBeatsHigh => "low-beats-high",
-                Ranking::LowWins => "low-wins",
-            }
-            .to_string(),
-        ));
-        if let Some(l) = &self.low_rank {
-            out.push(("low_rank", l.clone()));
-        }
-        out.push((
-            "war_down",
-            match &self.war_down {
+            o.low_rank = Some(v.to_ascii_uppercase());
+            Some(())
+        },
+        write: |o| o.low_rank.clone(),
+    },
+    Opt {
+        name: "war_down",
+        means: "cards each player puts face down in a war",
+        named: &[Named {
+            name: "by-rank",
+            means: "as many cards face down in a war as the tied rank's number (J 11, Q 12, K 13, A 14)",
+        }],
+        other: "a number 0..=64, or a table like `J=1,Q=2,K=3,A=4` (unlisted ranks by-rank)",
+        phrase: "{} card{s} face down in a war",
+        read: |o, v| {
+            o.war_down = read_war_down(v)?;
+            Some(())
+        },
+        write: |o| {
+            Some(match &o.war_down {
                 WarDown::Fixed(n) => n.to_string(),
                 WarDown::ByRank => "by-rank".to_string(),
                 WarDown::Table(t) => t
@@ -492,87 +315,245 @@ impl RuleOptions {
                     .map(|(r, c)| format!("{r}={c}"))
                     .collect::<Vec<_>>()
                     .join(","),
-            },
-        ));
-        out.push((
-            "chained_war",
-            match self.chained_war {
-                ChainedWar::Repeat => "repeat",
-                ChainedWar::FlipOne => "flip-one",
+            })
+        },
+    },
+    Opt {
+        name: "chained_war",
+        means: "what a further tie during a war starts",
+        named: ChainedWar::NAMED,
+        other: "",
+        phrase: "chained wars: {}",
+        read: |o, v| {
+            o.chained_war = ChainedWar::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.chained_war.name().to_string()),
+    },
+    Opt {
+        name: "short_war",
+        means: "what a player without enough cards for a war does",
+        named: ShortWar::NAMED,
+        other: "",
+        phrase: "short of cards in a war: {}",
+        read: |o, v| {
+            o.short_war = ShortWar::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.short_war.name().to_string()),
+    },
+    Opt {
+        name: "pickup",
+        means: "the order won cards go under the winner's stack",
+        named: Pickup::NAMED,
+        other: "",
+        phrase: "pick-up order {}",
+        read: |o, v| {
+            o.pickup = Pickup::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.pickup.name().to_string()),
+    },
+    Opt {
+        name: "pile",
+        means: "where won cards go",
+        named: Pile::NAMED,
+        other: "",
+        phrase: "pile {}",
+        read: |o, v| {
+            o.pile = Pile::parse(v)?;
+            Some(())
+        },
+        write: |o| Some(o.pile.name().to_string()),
+    },
+    Opt {
+        name: "on_empty",
+        means: "with pile = two-pile: what happens when a stack runs out (default shuffle)",
+        named: OnEmpty::NAMED,
+        other: "",
+        phrase: "on an empty stack: {}",
+        read: |o, v| {
+            o.on_empty = Some(OnEmpty::parse(v)?);
+            Some(())
+        },
+        write: |o| o.on_empty.map(|e| e.name().to_string()),
+    },
+    Opt {
+        name: "battle_limit",
+        means: "battles after which the player with more cards wins (equal counts draw)",
+        named: NONE_LIMIT,
+        other: "a number of battles ≥ 1",
+        phrase: "the game stops after {} battle{s} (most cards wins)",
+        read: |o, v| {
+            o.battle_limit = parse_none_or(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(none_or(o.battle_limit)),
+    },
+    Opt {
+        name: "wars_to_win",
+        means: "the first player to win this many wars wins",
+        named: NONE_LIMIT,
+        other: "a number of wars ≥ 1",
+        phrase: "the first to win {} war{s} wins",
+        read: |o, v| {
+            o.wars_to_win = parse_none_or(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(none_or(o.wars_to_win)),
+    },
+    Opt {
+        name: "target_cards",
+        means: "the first player to hold this many cards wins",
+        named: NONE_LIMIT,
+        other: "a number of cards ≥ 1",
+        phrase: "the first to hold {} card{s} wins",
+        read: |o, v| {
+            o.target_cards = parse_none_or(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(none_or(o.target_cards)),
+    },
+    Opt {
+        name: "min_cards",
+        means: "a player who holds fewer cards than this loses",
+        named: NONE_LIMIT,
+        other: "a number of cards ≥ 1",
+        phrase: "a player with fewer than {} card{s} loses",
+        read: |o, v| {
+            o.min_cards = parse_none_or(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(none_or(o.min_cards)),
+    },
+    Opt {
+        name: "prize",
+        means: "every battle also carries one face-down prize card from each player",
+        named: &switch(
+            "no prize card",
+            "the winner of a battle also takes a face-down prize card from each player",
+        ),
+        other: "",
+        phrase: "prize {}",
+        read: |o, v| {
+            o.prize = parse_bool(v)?;
+            Some(())
+        },
+        write: |o| Some(o.prize.to_string()),
+    },
+    Opt {
+        name: "war_cause_to_loser",
+        means: "the loser of a war takes back the cards that caused it (Arneson)",
+        named: &switch(
+            "the winner of a war takes every card on the table",
+            "the cards that caused a war go back to its loser",
+        ),
+        other: "",
+        phrase: "war_cause_to_loser {}",
+        read: |o, v| {
+            o.war_cause_to_loser = parse_bool(v)?;
+            Some(())
+        },
+        write: |o| Some(o.war_cause_to_loser.to_string()),
+    },
+    Opt {
+        name: "hand",
+        means: "cards held in hand: a player chooses one to play and refills from the stack",
+        named: &[],
+        other: "a number 0..=8 (Arneson's variant uses 3)",
+        phrase: "each player holds {} card{s} in hand and chooses which to play",
+        read: |o, v| {
+            o.hand = parse_in(v, 0..=8)?;
+            Some(())
+        },
+        write: |o| Some(o.hand.to_string()),
+    },
+    Opt {
+        name: "hand_policy",
+        means: "how a hand is played (default random)",
+        named: Policy::NAMED,
+        other: "one per seat, like `highest,random`",
+        phrase: "hand policy per seat: {}",
+        read: |o, v| {
+            let list = v
+                .split(',')
+                .map(|p| Policy::parse(p.trim()))
+                .collect::<Option<Vec<_>>>()?;
+            if list.is_empty() || list.len() > 4 {
+                return None;
             }
-            .to_string(),
-        ));
-        out.push((
-            "short_war",
-            match self.short_war {
-                ShortWar::AllButLast => "all-but-last",
-                ShortWar::LastCardUp => "last-card-up",
-                ShortWar::Lose => "lose",
-            }
-            .to_string(),
-        ));
-        out.push((
-            "pickup",
-            match self.pickup {
-                Pickup::Shuffled => "shuffled",
-                Pickup::WinnerFirst => "winner-first",
-                Pickup::LoserFirst => "loser-first",
-                Pickup::Played => "played",
-                Pickup::Seat => "seat",
-                Pickup::RankDesc => "rank-desc",
-                Pickup::RankAsc => "rank-asc",
-            }
-            .to_string(),
-        ));
-        out.push((
-            "pile",
-            match self.pile {
-                Pile::Single => "single",
-                Pile::TwoPile => "two-pile",
-            }
-            .to_string(),
-        ));
-        if let Some(e) = self.on_empty {
-            out.push((
-                "on_empty",
-                match e {
-                    OnEmpty::TurnOver => "turn-over",
-                    OnEmpty::Shuffle => "shuffle",
-                    OnEmpty::Lose => "lose",
-                }
-                .to_string(),
-            ));
-        }
-        out.push(("battle_limit", none_or(self.battle_limit)));
-        out.push(("wars_to_win", none_or(self.wars_to_win.map(u64::from))));
-        out.push(("target_cards", none_or(self.target_cards.map(u64::from))));
-        out.push(("min_cards", none_or(self.min_cards.map(u64::from))));
-        out.push(("prize", self.prize.to_string()));
-        out.push(("war_cause_to_loser", self.war_cause_to_loser.to_string()));
-        out.push(("hand", self.hand.to_string()));
-        if let Some(p) = &self.hand_policy {
-            out.push((
-                "hand_policy",
-                p.iter()
-                    .map(|p| policy_name(*p))
-                    .collect::<Vec<_>>()
-                    .join(","),
-            ));
-        }
-        out.push((
-            "speed",
-            self.speed.map_or("none".to_string(), |p| p.to_string()),
-        ));
-        out.push(("safety_cap", none_or(self.safety_cap)));
-        out
+            o.hand_policy = Some(list);
+            Some(())
+        },
+        write: |o| {
+            o.hand_policy
+                .as_ref()
+                .map(|p| p.iter().map(|p| p.name()).collect::<Vec<_>>().join(","))
+        },
+    },
+    Opt {
+        name: "speed",
+        means: "\"fast War\": the probability that seat 0 grabs a battle's cards, whatever the ranks",
+        named: &[Named {
+            name: "none",
+            means: "no grabbing",
+        }],
+        other: "a probability 0 < p ≤ 1",
+        phrase: "seat 0 grabs a battle with probability {}",
+        read: |o, v| {
+            o.speed = match v {
+                "none" => None,
+                _ => Some(v.parse::<f64>().ok().filter(|p| *p > 0.0 && *p <= 1.0)?),
+            };
+            Some(())
+        },
+        write: |o| Some(none_or(o.speed)),
+    },
+    Opt {
+        name: "safety_cap",
+        means: "battles after which a game that has not ended stops, recorded as capped",
+        named: &[Named {
+            name: "none",
+            means: "no safety cap (deterministic rules only)",
+        }],
+        other: "a number of battles ≥ 1 (default 1000000)",
+        phrase: "games stop (as capped) after {} battle{s}",
+        read: |o, v| {
+            o.safety_cap = parse_none_or(v, 1)?;
+            Some(())
+        },
+        write: |o| Some(none_or(o.safety_cap)),
+    },
+];
+
+/// `by-rank`, a number 0..=64, or `rank=count` pairs with counts 0..=64.
+fn read_war_down(v: &str) -> Option<WarDown> {
+    if v == "by-rank" {
+        return Some(WarDown::ByRank);
     }
+    if let Ok(n) = v.parse::<u8>() {
+        return (n <= 64).then_some(WarDown::Fixed(n));
+    }
+    if !v.contains('=') {
+        return None;
+    }
+    let mut table = Vec::new();
+    for pair in v.split(',') {
+        let (rank, count) = pair.split_once('=')?;
+        let count = count.trim().parse::<u32>().ok().filter(|c| *c <= 64)?;
+        table.push((rank.trim().to_ascii_uppercase(), count));
+    }
+    Some(WarDown::Table(table))
 }
 
-pub(crate) fn policy_name(p: Policy) -> &'static str {
-    match p {
-        Policy::Random => "random",
-        Policy::Highest => "highest",
-        Policy::Lowest => "lowest",
-        Policy::Median => "median",
+impl RuleOptions {
+    /// Sets one option from its text form, e.g. `set("pickup", "seat")`.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        spec::set(OPTIONS, "rule", self, key, value)
+    }
+
+    /// Every option as `(name, value)` text, in the order of docs/rules.md; `set` reads each back.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        spec::pairs(OPTIONS, self)
     }
 }
