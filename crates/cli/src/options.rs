@@ -1,14 +1,14 @@
 //! Rule options from the command line (`--rule k=v`) and from a TOML file (`--rules F`).
 //!
-//! Both go through `RuleOptions::set`, the one parser of option names and values; this module
-//! only adds where a bad value came from (file, line, column, key).
+//! Both go through `RuleOptions::set`, the one parser of option names and values (a file
+//! through the experiment files' reader, which names file, line, column and key); this module
+//! adds where a `--rule` came from, and `warlab rules`.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
 use warlab_engine::{OPTIONS, Opt, RuleOptions, Rules, spec};
-use warlab_experiment::line_col;
 
 /// A problem with the user's input: printed as is, exit status 2.
 #[derive(Debug)]
@@ -46,80 +46,11 @@ pub fn rules_from(file: Option<&Path>, pairs: &[String]) -> Result<Rules> {
     Rules::new(o).map_err(|e| input_error(e.to_string()))
 }
 
-/// Reads `name = value` lines (or a `[rules]` table) of a TOML file into `o`.
+/// Reads `name = value` lines (or a `[rules]` table) of a TOML file into `o`: the experiment
+/// files' reader, so a value means the same in both.
 pub fn apply_toml_file(o: &mut RuleOptions, path: &Path) -> Result<()> {
-    let file = path.display();
-    let text = warlab_experiment::read_text(path)
-        .map_err(|e| input_error(format!("--rules {file}: {e}")))?;
-    let table: toml::Table = toml::from_str(&text).map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| line_col(&text, s.start))
-            .map(|(l, c)| format!(":{l}:{c}"))
-            .unwrap_or_default();
-        input_error(format!("{file}{at}: not valid TOML: {}", e.message()))
-    })?;
-    let spans: std::collections::BTreeMap<String, toml::Spanned<toml::Value>> =
-        toml::from_str(&text)
-            .ok()
-            .or_else(|| {
-                #[derive(serde::Deserialize)]
-                struct Wrapped {
-                    rules: std::collections::BTreeMap<String, toml::Spanned<toml::Value>>,
-                }
-                toml::from_str::<Wrapped>(&text).ok().map(|w| w.rules)
-            })
-            .unwrap_or_default();
-    let entries = match table.get("rules") {
-        Some(toml::Value::Table(t)) if table.len() == 1 => t.clone(),
-        _ => table,
-    };
-    for (key, value) in entries {
-        let (line, col) = spans
-            .get(&key)
-            .map_or((0, 0), |s| line_col(&text, s.span().start));
-        let at = format!("{file}:{line}:{col}: `{key}`");
-        let text_value = toml_to_option_text(&value).ok_or_else(|| {
-            input_error(format!(
-                "{at}: a list or this kind of value is not a rule option value; allowed: {}",
-                allowed(&key)
-            ))
-        })?;
-        warlab_experiment::check_table_value(&text_value)
-            .map_err(|e| input_error(format!("{at}: {e}")))?;
-        o.set(&key, &text_value)
-            .map_err(|e| input_error(format!("{at}: {e}")))?;
-    }
-    Ok(())
-}
-
-fn allowed(key: &str) -> String {
-    spec::find(OPTIONS, key).map_or_else(|| "(unknown option)".to_string(), Opt::allowed)
-}
-
-/// The text form `RuleOptions::set` reads: strings as is, numbers and booleans printed, and an
-/// inline table (`war_down = { K = 1, A = 2 }`) as `K=1,A=2`.
-pub fn toml_to_option_text(v: &toml::Value) -> Option<String> {
-    match v {
-        toml::Value::String(s) => Some(s.clone()),
-        toml::Value::Integer(i) => Some(i.to_string()),
-        toml::Value::Float(f) => Some(f.to_string()),
-        toml::Value::Boolean(b) => Some(b.to_string()),
-        toml::Value::Table(t) => {
-            let mut out = String::new();
-            for (k, v) in t {
-                let toml::Value::Integer(n) = v else {
-                    return None;
-                };
-                if !out.is_empty() {
-                    out.push(',');
-                }
-                let _ = write!(out, "{k}={n}");
-            }
-            Some(out)
-        }
-        toml::Value::Array(_) | toml::Value::Datetime(_) => None,
-    }
+    warlab_experiment::read_rules_file::<Rules>(path, o)
+        .map_err(|e| input_error(format!("--rules {e}")))
 }
 
 /// `warlab rules`: every option with what it decides, its default, and each value in one line.

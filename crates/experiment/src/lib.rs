@@ -215,6 +215,19 @@ impl Experiment {
     }
 }
 
+/// Reads a rule file (`--rules FILE`: `name = value` lines, or one `[rules]` table) into
+/// `options`, each value checked as an experiment's `[rules]` checks it.
+pub fn read_rules_file<R: RuleSet>(
+    path: &Path,
+    options: &mut R::Options,
+) -> Result<(), ExperimentError> {
+    Parser {
+        path,
+        text: &read(path)?,
+    }
+    .rules_file::<R>(options)
+}
+
 /// An experiment of either game, as its file's `game` says.
 #[derive(Clone, Debug)]
 pub enum AnyExperiment {

@@ -329,6 +329,24 @@ impl Parser<'_> {
         Ok(variant)
     }
 
+    /// A file of rule options alone (`--rules FILE`): `name = value` lines, or one `[rules]`
+    /// table, read as an experiment's `[rules]` is.
+    pub(crate) fn rules_file<R: RuleSet>(&self, o: &mut R::Options) -> Result<(), ExperimentError> {
+        let doc = self.document()?;
+        let root = doc.get_ref();
+        let (entries, prefix) = match root.get("rules") {
+            Some(v) if root.len() == 1 => (self.table(v, "rules")?, "rules."),
+            _ => (root, ""),
+        };
+        for (k, v) in entries.iter() {
+            let opt = k.get_ref().as_ref();
+            let full = format!("{prefix}{opt}");
+            let text = self.option_value::<R>(v, opt, &full)?;
+            self.set::<R>(o, opt, &text, k.span().start, &full)?;
+        }
+        Ok(())
+    }
+
     pub(crate) fn set<R: RuleSet>(
         &self,
         o: &mut R::Options,
