@@ -1,10 +1,15 @@
 //! `warlab bench`: engine throughput on one thread (thread CPU time) and on all threads (wall
 //! time), median of several repetitions.
 
+use std::io::IsTerminal;
 use std::time::Instant;
 
+use anyhow::Result;
+use clap::Args;
 use rayon::prelude::*;
 use warlab_engine::{Engine, GameSeed, HotLoop, Rules};
+
+use crate::options::RuleArgs;
 
 pub struct BenchConfig {
     pub games: u64,
@@ -251,4 +256,152 @@ pub fn shapes(
             reps: ns,
         })
         .collect())
+}
+
+/// `warlab bench`'s arguments.
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Games per repetition (per thread)
+    #[arg(long, default_value_t = 200_000)]
+    games: u64,
+    /// Repetitions; the median is reported
+    #[arg(long, default_value_t = 5)]
+    reps: usize,
+    /// Threads for the all-threads run (default: all cores)
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the games played
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Never the vector block loop, even where this CPU has it: the two-seat loop plays
+    /// the same games
+    #[arg(long)]
+    portable: bool,
+    /// Measure every rule shape of the engine side by side on one thread (ns/battle and
+    /// the ratio to classic), instead of one rule set; --games is per shape and repetition
+    #[arg(long, conflicts_with_all = ["rule", "rules"])]
+    shapes: bool,
+}
+
+/// `warlab bench`: one rule set on one thread and on all threads, or every shape side by side.
+pub fn command(args: BenchArgs) -> Result<()> {
+    let BenchArgs {
+        rules,
+        games,
+        reps,
+        threads,
+        seed,
+        portable,
+        shapes,
+    } = args;
+    if shapes {
+        return bench_shapes(games, reps, seed, portable);
+    }
+    let rules = rules.build()?;
+    crate::options::check_positive("games", games)?;
+    crate::options::check_positive("reps", reps as u64)?;
+    let threads = crate::options::threads(threads)?;
+    let cfg = BenchConfig {
+        games,
+        reps,
+        threads,
+        seed,
+        portable,
+    };
+    let verbose = std::io::stderr().is_terminal();
+    eprintln!(
+        "benchmarking `{rules}`: {reps} reps of {games} games (1 thread), then {threads} threads"
+    );
+    let r = run(&rules, &cfg, |line| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    })?;
+    println!("rules:            {rules}");
+    println!("engine loop:      {}", r.hot_loop);
+    println!(
+        "battles per game: {:.1} (median of reps)",
+        r.battles_per_game
+    );
+    println!(
+        "1 thread:         {:.0} games/s, {:.2} ns/battle (thread CPU time, median of {reps})",
+        r.games_per_s_1t, r.ns_per_battle_1t
+    );
+    println!(
+        "{threads} threads:        {:.0} games/s (wall time, median of {reps})",
+        r.games_per_s_all
+    );
+    // Rounded as the table above shows them: games/s whole, ns to 0.001.
+    let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
+    let whole = |v: &[f64]| v.iter().map(|x| x.round() as u64).collect::<Vec<_>>();
+    let line = serde_json::json!({
+        "rules": rules.to_string(),
+        "loop": r.hot_loop,
+        "games_per_s_1t": r.games_per_s_1t.round() as u64,
+        "ns_per_battle_1t": round(r.ns_per_battle_1t, 3),
+        "games_per_s_all": r.games_per_s_all.round() as u64,
+        "threads": threads,
+        "battles_per_game": round(r.battles_per_game, 2),
+        "reps": reps,
+        "games_per_rep": games,
+        "reps_1t": whole(&r.reps_1t),
+        "reps_all": whole(&r.reps_all),
+    });
+    println!("{line}");
+    Ok(())
+}
+
+/// `warlab bench --shapes`: a table of every engine shape on one thread, with the ratio of its
+/// ns/battle to classic's, and one JSON line per shape.
+fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()> {
+    crate::options::check_positive("games", games)?;
+    crate::options::check_positive("reps", reps as u64)?;
+    // The default of 200,000 games is for one rule set; the shapes table plays ~40 of them.
+    let games = if games == 200_000 { 20_000 } else { games };
+    let cfg = BenchConfig {
+        games,
+        reps,
+        threads: 1,
+        seed,
+        portable,
+    };
+    eprintln!(
+        "benchmarking {} shapes: {reps} reps of {games} games each, one thread, round robin",
+        SHAPES.len()
+    );
+    let verbose = std::io::stderr().is_terminal();
+    let results = shapes(&cfg, |line| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    })?;
+    let classic = results[0].ns_per_battle;
+    println!("| shape | loop | battles/game | ns/battle (median of {reps}) | × classic |");
+    println!("|---|---|---:|---:|---:|");
+    for r in &results {
+        println!(
+            "| {} | {} | {:.1} | {:.2} | {:.2} |",
+            r.name,
+            r.hot_loop,
+            r.battles_per_game,
+            r.ns_per_battle,
+            r.ns_per_battle / classic
+        );
+    }
+    for r in &results {
+        let line = serde_json::json!({
+            "shape": r.name,
+            "rules": r.rules.to_string(),
+            "loop": r.hot_loop,
+            "battles_per_game": r.battles_per_game,
+            "ns_per_battle": r.ns_per_battle,
+            "ratio_to_classic": r.ns_per_battle / classic,
+            "reps": r.reps,
+            "games_per_rep": games,
+        });
+        println!("{line}");
+    }
+    Ok(())
 }

@@ -5,9 +5,10 @@
 //! adds where a `--rule` came from, and `warlab rules`.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
+use clap::Args;
 use warlab_engine::{OPTIONS, Opt, RuleOptions, Rules, spec};
 
 /// A problem with the user's input: printed as is, exit status 2.
@@ -24,6 +25,24 @@ impl std::error::Error for InputError {}
 
 pub fn input_error(msg: impl Into<String>) -> anyhow::Error {
     anyhow!(InputError(msg.into()))
+}
+
+/// `--rule NAME=VALUE` and `--rules FILE`, as `trace` and `bench` take them.
+#[derive(Args, Clone)]
+pub struct RuleArgs {
+    /// A rule option, NAME=VALUE, as in docs/rules.md (repeatable): --rule pickup=seat --rule war_down=1
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rule: Vec<String>,
+    /// A TOML file of rule options (`name = value` lines, or a `[rules]` table); --rule overrides it
+    #[arg(long = "rules", value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+}
+
+impl RuleArgs {
+    /// The rules: the file's options over the classic defaults, then every `--rule` on top.
+    pub fn build(&self) -> Result<Rules> {
+        rules_from(self.rules.as_deref(), &self.rule)
+    }
 }
 
 /// Builds rules from an optional TOML file, then `--rule` pairs on top.

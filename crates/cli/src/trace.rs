@@ -3,8 +3,14 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
 use serde::Serialize;
 use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Observer, Rules, View};
+
+use crate::options::{RuleArgs, input_error};
 
 /// Collects one line per battle and writes it out as the game goes.
 pub struct Tracer<'a, W: Write> {
@@ -449,4 +455,106 @@ pub fn casino<W: Write>(
         )?;
     }
     Ok(record)
+}
+
+/// `warlab trace`'s arguments.
+#[derive(Args)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Experiment seed of the game to replay [default: the experiment's, else 1]
+    #[arg(long)]
+    seed: Option<u64>,
+    /// An experiment file: replay its variant's game (rules and seed from the file)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["rule", "rules"])]
+    experiment: Option<PathBuf>,
+    /// The variant of the game: its name with --experiment, else its seed id (a number)
+    #[arg(long, default_value = "0")]
+    variant: String,
+    /// Game index of the game to replay
+    #[arg(long, default_value_t = 0)]
+    game: u64,
+    /// An explicit deal, each seat's stack top first, seats separated by `/`: "QS 8C AD / 9H 8D KC"
+    #[arg(long, conflicts_with = "deck_order")]
+    deal: Option<String>,
+    /// A full deck order (top first), dealt one card at a time starting with seat 0
+    #[arg(long)]
+    deck_order: Option<String>,
+    /// JSON lines instead of text
+    #[arg(long)]
+    json: bool,
+}
+
+/// `warlab trace`: one game of a rule set, of an experiment's variant, or of an explicit deal.
+pub fn command(args: TraceArgs) -> Result<()> {
+    let TraceArgs {
+        rules,
+        seed,
+        experiment,
+        variant,
+        game,
+        deal,
+        deck_order,
+        json,
+    } = args;
+    let (rules, seed, variant, fixed) = match experiment {
+        Some(file) => {
+            // The file is read once; its `game` decides which trace it gets.
+            let exp = match crate::run::load_any(&file)? {
+                warlab_experiment::AnyExperiment::Casino(exp) => {
+                    let v = crate::run::variant(&exp, &file, &variant)?;
+                    let id = GameSeed::new(seed.unwrap_or(exp.seed), v.seed_id, game);
+                    return quiet_pipe(
+                        casino(&v.rules, id, json, std::io::stdout().lock()).map(|_| ()),
+                    );
+                }
+                warlab_experiment::AnyExperiment::War(exp) => exp,
+            };
+            let v = crate::run::variant(&exp, &file, &variant)?;
+            (
+                v.rules.clone(),
+                seed.unwrap_or(exp.seed),
+                v.seed_id,
+                v.deal.clone(),
+            )
+        }
+        None => {
+            let id = variant.parse::<u64>().map_err(|_| {
+                input_error(format!(
+                    "--variant `{variant}`: without --experiment, give the variant's seed id (a number)"
+                ))
+            })?;
+            (rules.build()?, seed.unwrap_or(1), id, None)
+        }
+    };
+    let deal = match (deal, deck_order) {
+        (Some(d), _) => {
+            Some(Deal::parse(&rules, &d).map_err(|e| input_error(format!("--deal: {e}")))?)
+        }
+        (None, Some(d)) => Some(
+            Deal::from_deck_order(&rules, &d)
+                .map_err(|e| input_error(format!("--deck-order: {e}")))?,
+        ),
+        // A variant with a fixed deal plays it in every game.
+        (None, None) => fixed,
+    };
+    let stdout = std::io::stdout().lock();
+    quiet_pipe(
+        trace(
+            &rules,
+            deal.as_ref(),
+            GameSeed::new(seed, variant, game),
+            json,
+            stdout,
+        )
+        .map(|_| ()),
+    )
+}
+
+/// A trace's output: a reader that stopped early (`warlab trace | head`) is fine.
+fn quiet_pipe(written: std::io::Result<()>) -> Result<()> {
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
 }
