@@ -18,6 +18,8 @@
 //!
 //! This crate does no I/O and has no heavy dependencies: it builds in seconds.
 
+#![warn(missing_docs)]
+
 mod block;
 mod cards;
 mod cycle;
