@@ -43,6 +43,11 @@ fn err<E: std::fmt::Debug>(e: E) -> String {
 pub trait Plot {
     /// Draws the figure on `root`.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+
+    /// The figure's size in pixels: [`SIZE`], taller for small multiples.
+    fn size(&self) -> (u32, u32) {
+        SIZE
+    }
 }
 
 /// Writes `dir/stem.png` and `dir/stem.svg`.
@@ -53,9 +58,12 @@ pub fn save(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
 fn draw_both(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
     fonts();
     let png = dir.join(format!("{stem}.png"));
-    render(plot, BitMapBackend::new(&png, SIZE).into_drawing_area())?;
+    render(
+        plot,
+        BitMapBackend::new(&png, plot.size()).into_drawing_area(),
+    )?;
     let svg = dir.join(format!("{stem}.svg"));
-    render(plot, SVGBackend::new(&svg, SIZE).into_drawing_area())
+    render(plot, SVGBackend::new(&svg, plot.size()).into_drawing_area())
 }
 
 fn render<DB: DrawingBackend>(plot: &impl Plot, root: DrawingArea<DB, Shift>) -> Result<()> {
@@ -67,9 +75,19 @@ fn render<DB: DrawingBackend>(plot: &impl Plot, root: DrawingArea<DB, Shift>) ->
 /// Figure titles: bold, above the chart.
 const TITLE: (&str, u32, FontStyle) = (FONT, 22, FontStyle::Bold);
 
+/// Series one panel shows in colour; more go to small multiples ([`panels`]), each with this
+/// many in colour and the rest in grey behind them.
+pub const PER_PANEL: usize = 6;
+
+/// Panels of a small-multiples figure at most: a figure of more series shows the first
+/// `PER_PANEL × MAX_PANELS` and says so in its title.
+pub const MAX_PANELS: usize = 8;
+
+/// Series colours: Tableau's qualitative palette without its grey (the context colour) and
+/// its pale olive and cyan, which vanish on white, then black. A panel never shows more than
+/// `PER_PANEL + 2` series in colour, so these never repeat within one.
 fn color(i: usize) -> RGBColor {
-    // Tableau's ten qualitative colours, then plotters' 99-colour palette.
-    const TEN: [(u8, u8, u8); 10] = [
+    const EIGHT: [(u8, u8, u8); 8] = [
         (31, 119, 180),
         (255, 127, 14),
         (44, 160, 44),
@@ -77,15 +95,123 @@ fn color(i: usize) -> RGBColor {
         (148, 103, 189),
         (140, 86, 75),
         (227, 119, 194),
-        (127, 127, 127),
-        (188, 189, 34),
-        (23, 190, 207),
+        (0, 0, 0),
     ];
-    if let Some(&(r, g, b)) = TEN.get(i) {
-        return RGBColor(r, g, b);
+    let (r, g, b) = EIGHT[i % EIGHT.len()];
+    RGBColor(r, g, b)
+}
+
+/// The colour of series drawn as context behind a panel's own.
+const CONTEXT: RGBColor = RGBColor(205, 205, 205);
+
+/// How `n` series are split into panels: `(groups of series indices, grid rows, grid columns)`,
+/// one panel when they fit in colour, else up to [`MAX_PANELS`] of [`PER_PANEL`].
+pub fn panels(n: usize) -> (Vec<Range<usize>>, usize, usize) {
+    if n <= PER_PANEL + 2 {
+        return (vec![0..n], 1, 1);
     }
-    let c = Palette99::pick(i * 7 % 99).to_rgba();
-    RGBColor(c.0, c.1, c.2)
+    let count = n.div_ceil(PER_PANEL).min(MAX_PANELS);
+    let groups = (0..count)
+        .map(|g| g * PER_PANEL..((g + 1) * PER_PANEL).min(n))
+        .collect();
+    let cols = if count > 4 { 3 } else { 2 };
+    (groups, count.div_ceil(cols), cols)
+}
+
+/// The size of a figure of `n` series: small multiples get 330 px per row of panels.
+fn multiples_size(n: usize) -> (u32, u32) {
+    let (groups, rows, _) = panels(n);
+    if groups.len() == 1 {
+        SIZE
+    } else {
+        (SIZE.0 + 200, 60 + 330 * rows as u32)
+    }
+}
+
+/// A title for `shown` of `n` series: says when some are left out.
+fn shown_title(title: &str, n: usize) -> String {
+    let (groups, _, _) = panels(n);
+    let shown = groups.last().map_or(0, |g| g.end);
+    if shown < n {
+        format!("{title} (first {shown} of {n} variants)")
+    } else {
+        title.to_string()
+    }
+}
+
+/// Splits a legend column off the right of `area` listing `keys` (name, colour, dashed), and
+/// returns the area left for the chart: a legend never covers the data. One key or none needs
+/// no legend: the title names the series.
+fn legend_column<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    keys: &[(String, RGBColor)],
+) -> Result<DrawingArea<DB, Shift>, String> {
+    if keys.len() <= 1 {
+        return Ok(area.clone());
+    }
+    let (w, _) = area.dim_in_pixel();
+    let longest = keys.iter().map(|k| k.0.chars().count()).max().unwrap_or(0) as u32;
+    let width = (longest * 7 + 44).clamp(90, w * 3 / 10);
+    let (plot, side) = area.split_horizontally(w - width);
+    let fits = ((width - 40) / 7) as usize;
+    for (i, (name, col)) in keys.iter().enumerate() {
+        let y = 48 + 20 * i as i32;
+        side.draw(&PathElement::new([(4, y), (28, y)], col.stroke_width(3)))
+            .map_err(err)?;
+        let shown: String = if name.chars().count() > fits {
+            name.chars()
+                .take(fits.saturating_sub(1))
+                .chain(['…'])
+                .collect()
+        } else {
+            name.clone()
+        };
+        side.draw(&Text::new(shown, (34, y - 8), (FONT, 13)))
+            .map_err(err)?;
+    }
+    Ok(plot)
+}
+
+/// Ticks on an x axis `area` wide: one per 110 px, so that five-digit labels never touch.
+fn x_ticks<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> usize {
+    (area.dim_in_pixel().0 / 110).max(3) as usize
+}
+
+/// Ticks of a log axis over `[lo, hi]`: 1, 2 and 5 times the powers of ten inside it (a log
+/// axis of its own labels only the powers, often one of them).
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut decade = 10f64.powf(lo.max(f64::MIN_POSITIVE).log10().floor());
+    while decade <= hi {
+        for m in [1.0, 2.0, 5.0] {
+            let v = m * decade;
+            if (lo..=hi).contains(&v) {
+                out.push(v);
+            }
+        }
+        decade *= 10.0;
+    }
+    out
+}
+
+/// A probability tick on a log axis: `0.01`, `0.001`, then `1e-4`, … (the axis's own labels
+/// print float noise like `9.999999999e-5`).
+fn prob_tick(v: f64) -> String {
+    if v >= 1e-3 {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.0e}")
+    }
+}
+
+/// A tick on an axis of whole numbers: the number, or nothing between two (no `2.5 players`).
+fn whole_tick(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
 }
 
 /// Bins `(value, count)` pairs into at most `bins` equal-width bins over `[min, max]`:
@@ -221,25 +347,6 @@ impl Plot for LengthHist {
     }
 }
 
-/// A line in the legend's colour, with its name in the legend.
-fn labelled_line<'a, DB: DrawingBackend + 'a, X, Y>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    pts: impl IntoIterator<Item = (f64, f64)>,
-    col: RGBColor,
-    name: &str,
-) -> Result<(), String>
-where
-    X: Ranged<ValueType = f64>,
-    Y: Ranged<ValueType = f64>,
-{
-    chart
-        .draw_series(LineSeries::new(pts, col.stroke_width(2)))
-        .map_err(err)?
-        .label(name)
-        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2)));
-    Ok(())
-}
-
 fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
 ) -> Result<(), String> {
@@ -275,7 +382,12 @@ pub struct Survival {
 }
 
 impl Plot for Survival {
+    fn size(&self) -> (u32, u32) {
+        multiples_size(self.series.len())
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        // Every panel shares one scale, so that panels compare.
         let floor = self
             .series
             .iter()
@@ -290,24 +402,57 @@ impl Plot for Survival {
             .max()
             .unwrap_or(1) as f64
             * 1.02;
-        let xmax = xmax.max(1.0);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, TITLE)
-            .margin(15)
+        let scale = (xmax.max(1.0), floor);
+        let title = shown_title(&self.title, self.series.len());
+        let (groups, rows, cols) = panels(self.series.len());
+        if groups.len() == 1 {
+            let chart = root.titled(&title, TITLE).map_err(err)?;
+            return self.panel(&chart, &groups[0], scale);
+        }
+        let root = root.titled(&title, TITLE).map_err(err)?;
+        for (area, group) in root.split_evenly((rows, cols)).iter().zip(&groups) {
+            self.panel(area, group, scale)?;
+        }
+        Ok(())
+    }
+}
+
+impl Survival {
+    /// One panel: the curves of `group` in colour over every other curve in grey.
+    fn panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        group: &Range<usize>,
+        (xmax, floor): (f64, f64),
+    ) -> Result<(), String> {
+        let keys: Vec<(String, RGBColor)> = group
+            .clone()
+            .map(|i| (self.series[i].name.clone(), color(i - group.start)))
+            .collect();
+        let plot = legend_column(area, &keys)?;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(12)
             .x_label_area_size(45)
-            .y_label_area_size(80)
+            .y_label_area_size(70)
             .build_cartesian_2d(0.0..xmax, (floor..1.0).log_scale())
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_desc(format!("n ({})", self.unit))
+            .x_labels(x_ticks(&plot))
             .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| prob_tick(*v))
             .y_desc("P(length > n), log scale")
             .label_style((FONT, 14))
+            .light_line_style(WHITE)
             .draw()
             .map_err(err)?;
-        for (i, c) in self.series.iter().enumerate() {
-            let col = color(i);
+        let others = (0..self.series.len()).filter(|i| !group.contains(i));
+        let drawn = others
+            .map(|i| (i, CONTEXT, 1))
+            .chain(group.clone().map(|i| (i, color(i - group.start), 2)));
+        for (i, col, width) in drawn {
+            let c = &self.series[i];
             // A step function: the share stays until the next length.
             let mut pts = vec![(0.0, 1.0)];
             let mut last = 1.0;
@@ -319,25 +464,22 @@ impl Plot for Survival {
                 last = p;
             }
             let end = pts.last().map_or(0.0, |p| p.0);
-            labelled_line(
-                &mut chart,
-                pts.into_iter().filter(|p| p.1 > 0.0),
-                col,
-                &c.name,
-            )?;
+            chart
+                .draw_series(LineSeries::new(
+                    pts.into_iter().filter(|p| p.1 > 0.0),
+                    col.stroke_width(width),
+                ))
+                .map_err(err)?;
             if let Some(level) = c.plateau.filter(|p| *p > 0.0) {
                 chart
                     .draw_series(DashedLineSeries::new(
                         [(end, level), (xmax, level)],
                         8,
                         6,
-                        col.stroke_width(2),
+                        col.stroke_width(width),
                     ))
                     .map_err(err)?;
             }
-        }
-        if self.series.len() <= 16 {
-            legend(&mut chart)?;
         }
         Ok(())
     }
@@ -362,59 +504,109 @@ impl Plot for Boxes {
             .map(|r| r.1[4].max(r.2))
             .fold(1.0, f64::max)
             * 1.05;
+        let xmin = self
+            .rows
+            .iter()
+            .map(|r| r.1[0].min(r.2))
+            .fold(f64::MAX, f64::min)
+            .max(0.5);
+        // Data that spans decades (one variant's games 100 times another's) goes on a log
+        // axis: on a linear one the short variants' boxes are slivers.
+        let log = xmax / xmin > 100.0;
         let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
         let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
-        let mut chart = ChartBuilder::on(root)
+        let mut builder = ChartBuilder::on(root);
+        builder
             .caption(&self.title, TITLE)
             .margin(15)
             .x_label_area_size(45)
-            .y_label_area_size((longest * 8 + 20).clamp(60, 420))
-            .build_cartesian_2d(0.0..xmax, -0.5..(n as f64 - 0.5))
-            .map_err(err)?;
+            .y_label_area_size((longest * 8 + 20).clamp(60, 420));
         let label_size = if n > 20 { 11 } else { 14 };
-        chart
-            .configure_mesh()
-            .x_desc(format!(
-                "{}: box 25–75 %, whiskers 5–95 %, bar median, dot mean",
-                self.unit
-            ))
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_labels(n)
-            .y_label_formatter(&|y| {
-                let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                    names[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_style((FONT, label_size))
-            .x_label_style((FONT, 14))
-            .disable_y_mesh()
-            .draw()
-            .map_err(err)?;
-        for (i, (_, q, mean)) in self.rows.iter().enumerate() {
-            let y = i as f64;
-            let col = color(0);
-            chart
-                .draw_series([
-                    Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], col.mix(0.4).filled()),
-                    Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], col.stroke_width(1)),
-                ])
+        let x_desc = format!(
+            "{}{}: box 25–75 %, whiskers 5–95 %, bar median, dot mean",
+            self.unit,
+            if log { " (log scale)" } else { "" }
+        );
+        let y_label = |y: &f64| {
+            let i = y.round();
+            if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                names[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        if log {
+            let mut chart = builder
+                .build_cartesian_2d(
+                    (xmin * 0.8..xmax)
+                        .log_scale()
+                        .with_key_points(log_ticks(xmin * 0.8, xmax)),
+                    -0.5..(n as f64 - 0.5),
+                )
                 .map_err(err)?;
             chart
-                .draw_series([
-                    PathElement::new([(q[0], y), (q[1], y)], BLACK),
-                    PathElement::new([(q[3], y), (q[4], y)], BLACK),
-                    PathElement::new([(q[2], y - 0.35), (q[2], y + 0.35)], BLACK.stroke_width(3)),
-                ])
+                .configure_mesh()
+                .x_desc(x_desc)
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_labels(n)
+                .y_label_formatter(&y_label)
+                .y_label_style((FONT, label_size))
+                .x_label_style((FONT, 14))
+                .disable_y_mesh()
+                .light_line_style(WHITE)
+                .draw()
+                .map_err(err)?;
+            draw_boxes(&mut chart, &self.rows)
+        } else {
+            let mut chart = builder
+                .build_cartesian_2d(0.0..xmax, -0.5..(n as f64 - 0.5))
                 .map_err(err)?;
             chart
-                .draw_series([Circle::new((*mean, y), 4, RED.filled())])
+                .configure_mesh()
+                .x_desc(x_desc)
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_labels(n)
+                .y_label_formatter(&y_label)
+                .y_label_style((FONT, label_size))
+                .x_label_style((FONT, 14))
+                .disable_y_mesh()
+                .light_line_style(WHITE)
+                .draw()
                 .map_err(err)?;
+            draw_boxes(&mut chart, &self.rows)
         }
-        Ok(())
     }
+}
+
+/// One box per row, at y = its index.
+fn draw_boxes<'a, DB: DrawingBackend + 'a, X>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+    rows: &[(String, [f64; 5], f64)],
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+{
+    for (i, (_, q, mean)) in rows.iter().enumerate() {
+        let y = i as f64;
+        let col = color(0);
+        chart
+            .draw_series([
+                Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], col.mix(0.4).filled()),
+                Rectangle::new([(q[1], y - 0.3), (q[3], y + 0.3)], col.stroke_width(1)),
+            ])
+            .map_err(err)?;
+        chart
+            .draw_series([
+                PathElement::new([(q[0], y), (q[1], y)], BLACK),
+                PathElement::new([(q[3], y), (q[4], y)], BLACK),
+                PathElement::new([(q[2], y - 0.35), (q[2], y + 0.35)], BLACK.stroke_width(3)),
+            ])
+            .map_err(err)?;
+        chart
+            .draw_series([Circle::new((*mean, y), 4, RED.filled())])
+            .map_err(err)?;
+    }
+    Ok(())
 }
 
 /// Mean length with its 95 % CI against a numeric axis; optionally a fitted power law.
@@ -437,37 +629,67 @@ impl Plot for AxisMeans {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let pts = self.series.iter().flat_map(|s| s.1.iter());
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        let mut whole = true;
         for &(x, _, lo, hi) in pts {
             x0 = x0.min(x);
             x1 = x1.max(x);
             y0 = y0.min(lo);
             y1 = y1.max(hi);
+            whole &= (x - x.round()).abs() < 1e-9;
         }
         if x0 > x1 {
             return Ok(());
         }
+        let root = root.titled(&self.title, TITLE).map_err(err)?;
+        let mut keys: Vec<(String, RGBColor)> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.0.clone(), color(i)))
+            .collect();
+        if let Some(f) = &self.fit {
+            keys.push((
+                format!(
+                    "fit ∝ n^{:.3} (95 % CI {:.3}–{:.3})",
+                    f.exponent, f.exponent_ci.0, f.exponent_ci.1
+                ),
+                BLACK,
+            ));
+        }
+        let plot = legend_column(&root, &keys)?;
         let pad = (x1 - x0).max(1.0) * 0.05;
-        let mut c = ChartBuilder::on(root);
-        c.caption(&self.title, TITLE)
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(80);
+        let mut c = ChartBuilder::on(&plot);
+        c.margin(12).x_label_area_size(45).y_label_area_size(80);
+        // Whole-number axes (players, ranks, decks) get whole-number ticks only.
+        let x_tick = |v: &f64| {
+            if whole {
+                whole_tick(*v)
+            } else {
+                format!("{v}")
+            }
+        };
         if self.log_log {
             let mut chart = c
                 .build_cartesian_2d(
-                    (x0 * 0.9..x1 * 1.1).log_scale(),
-                    (y0.max(1e-3) * 0.8..y1 * 1.25).log_scale(),
+                    (x0 * 0.9..x1 * 1.1)
+                        .log_scale()
+                        .with_key_points(log_ticks(x0 * 0.9, x1 * 1.1)),
+                    (y0.max(1e-3) * 0.8..y1 * 1.25)
+                        .log_scale()
+                        .with_key_points(log_ticks(y0.max(1e-3) * 0.8, y1 * 1.25)),
                 )
                 .map_err(err)?;
             chart
                 .configure_mesh()
                 .x_desc(format!("{} (log scale)", self.axis))
                 .y_desc(format!("{} (log scale)", self.y_desc))
+                .x_label_formatter(&x_tick)
+                .y_label_formatter(&|v| format!("{v:.0}"))
                 .label_style((FONT, 14))
+                .light_line_style(WHITE)
                 .draw()
                 .map_err(err)?;
             draw_means(&mut chart, &self.series, self.fit.as_ref(), (x0, x1))?;
-            legend(&mut chart)?;
         } else {
             let mut chart = c
                 .build_cartesian_2d(x0 - pad..x1 + pad, (y0 * 0.9).min(0.0)..y1 * 1.1)
@@ -476,16 +698,18 @@ impl Plot for AxisMeans {
                 .configure_mesh()
                 .x_desc(self.axis.clone())
                 .y_desc(self.y_desc.clone())
+                .x_label_formatter(&x_tick)
                 .label_style((FONT, 14))
+                .light_line_style(WHITE)
                 .draw()
                 .map_err(err)?;
             draw_means(&mut chart, &self.series, self.fit.as_ref(), (x0, x1))?;
-            legend(&mut chart)?;
         }
         Ok(())
     }
 }
 
+/// Each series' means joined by a line, its 95 % CIs as capped bars, and the fitted power law.
 fn draw_means<'a, DB: DrawingBackend + 'a, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
     series: &[IntervalSeries],
@@ -496,16 +720,27 @@ where
     X: Ranged<ValueType = f64>,
     Y: Ranged<ValueType = f64>,
 {
-    for (i, (label, pts)) in series.iter().enumerate() {
+    for (i, (_, pts)) in series.iter().enumerate() {
         let col = color(i);
         chart
             .draw_series(LineSeries::new(
                 pts.iter().map(|p| (p.0, p.1)),
                 col.stroke_width(2),
             ))
-            .map_err(err)?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2)));
+            .map_err(err)?;
+        // Caps 6 px wide whatever the axis: an interval narrower than a point still shows.
+        chart
+            .draw_series(pts.iter().map(|p| {
+                EmptyElement::at((p.0, p.2))
+                    + PathElement::new([(-6, 0), (6, 0)], col.stroke_width(2))
+            }))
+            .map_err(err)?;
+        chart
+            .draw_series(pts.iter().map(|p| {
+                EmptyElement::at((p.0, p.3))
+                    + PathElement::new([(-6, 0), (6, 0)], col.stroke_width(2))
+            }))
+            .map_err(err)?;
         chart
             .draw_series(
                 pts.iter()
@@ -524,12 +759,7 @@ where
         });
         chart
             .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
-            .map_err(err)?
-            .label(format!(
-                "fit ∝ n^{:.3} (95 % CI {:.3}–{:.3})",
-                f.exponent, f.exponent_ci.0, f.exponent_ci.1
-            ))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK));
+            .map_err(err)?;
     }
     Ok(())
 }
@@ -594,41 +824,75 @@ pub struct Lines {
 }
 
 impl Plot for Lines {
+    fn size(&self) -> (u32, u32) {
+        multiples_size(self.series.len())
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let all = self.series.iter().flat_map(|s| s.1.iter());
+        let title = shown_title(&self.title, self.series.len());
+        let root = root.titled(&title, TITLE).map_err(err)?;
+        let (groups, rows, cols) = panels(self.series.len());
+        if groups.len() == 1 {
+            return self.panel(&root, &groups[0]);
+        }
+        for (area, group) in root.split_evenly((rows, cols)).iter().zip(&groups) {
+            self.panel(area, group)?;
+        }
+        Ok(())
+    }
+}
+
+impl Lines {
+    /// One panel: the lines of `group`, each with its band, on a y range that fits them.
+    fn panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        group: &Range<usize>,
+    ) -> Result<(), String> {
+        let series = &self.series[group.clone()];
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for &(x, y) in all {
+        for &(x, y) in series.iter().flat_map(|s| s.1.iter()) {
             x0 = x0.min(x);
             x1 = x1.max(x);
             y0 = y0.min(y);
             y1 = y1.max(y);
         }
-        for &(_, lo, hi) in self.series.iter().flat_map(|s| s.2.iter()) {
+        for &(_, lo, hi) in series.iter().flat_map(|s| s.2.iter()) {
             y0 = y0.min(lo);
             y1 = y1.max(hi);
         }
         if x0 > x1 {
             return Ok(());
         }
-        let yr = self
-            .y_range
-            .clone()
-            .unwrap_or(y0 - (y1 - y0).abs() * 0.05..y1 + (y1 - y0).abs() * 0.05 + 1e-9);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, TITLE)
-            .margin(15)
+        let fit = y0 - (y1 - y0).abs() * 0.05..y1 + (y1 - y0).abs() * 0.05 + 1e-9;
+        // A given range is a floor: data beyond it widens it rather than leaving the chart.
+        let yr = match &self.y_range {
+            Some(r) => r.start.min(fit.start)..r.end.max(fit.end),
+            None => fit,
+        };
+        let keys: Vec<(String, RGBColor)> = series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.0.clone(), color(i)))
+            .collect();
+        let plot = legend_column(area, &keys)?;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(12)
             .x_label_area_size(45)
-            .y_label_area_size(80)
+            .y_label_area_size(70)
             .build_cartesian_2d(x0..x1.max(x0 + 1.0), yr)
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_desc(self.x_desc.clone())
             .y_desc(self.y_desc.clone())
+            .x_labels(x_ticks(&plot))
+            .x_label_formatter(&|v| format!("{v:.0}"))
             .label_style((FONT, 14))
+            .light_line_style(WHITE)
             .draw()
             .map_err(err)?;
-        for (i, (name, pts, band)) in self.series.iter().enumerate() {
+        for (i, (_, pts, band)) in series.iter().enumerate() {
             let col = color(i);
             if !band.is_empty() {
                 let poly: Vec<(f64, f64)> = band
@@ -640,10 +904,9 @@ impl Plot for Lines {
                     .draw_series([Polygon::new(poly, col.mix(0.15))])
                     .map_err(err)?;
             }
-            labelled_line(&mut chart, pts.iter().copied(), col, name)?;
-        }
-        if self.series.len() <= 16 {
-            legend(&mut chart)?;
+            chart
+                .draw_series(LineSeries::new(pts.iter().copied(), col.stroke_width(2)))
+                .map_err(err)?;
         }
         Ok(())
     }
