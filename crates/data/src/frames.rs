@@ -9,10 +9,8 @@ use polars::prelude::{Column, DataFrame, ParquetReader, SerReader};
 use warlab_casino::CasinoRules;
 use warlab_engine::Rules;
 use warlab_experiment::{Experiment, Variant, fnv1a};
-use warlab_runner::{
-    Aggregate, CasinoAggregate, Cell, Game, GameRow, Hist, SessionRow, casino_summary_cells,
-    summary_cells,
-};
+use warlab_runner::{Game, GameRow, SessionRow};
+use warlab_stats::{Aggregate, CasinoAggregate, Cell, Hist, casino_summary_cells, summary_cells};
 
 use crate::files::{atomic_write, csv_bytes, keyed_writer, write_bytes, write_parquet};
 use crate::manifest::{Manifest, RunKey};

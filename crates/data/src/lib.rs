@@ -1,7 +1,7 @@
 //! The data files of a run, written and read through polars.
 //!
 //! `DIR/<experiment>/` receives, when a run completes:
-//! - `summary.parquet`, `summary.csv`: one row per variant (see `warlab_runner::summary`);
+//! - `summary.parquet`, `summary.csv`: one row per variant (see `warlab_stats::summary`);
 //! - `lengths.parquet`: the exact histogram of battles (`variant`, `battles`, `count`);
 //! - `games.parquet` (rows on): one row per game;
 //! - `aggregates.json`: every variant's mergeable counts (histograms of battles, wars, cards,

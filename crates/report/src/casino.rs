@@ -8,12 +8,12 @@ use anyhow::{Result, anyhow};
 use statrs::distribution::{ContinuousCDF, Normal};
 use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
-use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
+use warlab_stats::compare::holm;
+use warlab_stats::{CasinoAggregate, Estimate, exact_values, mean_estimate, wilson};
 
 use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
 use crate::input::Manifest;
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
-use crate::stats::holm;
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -152,7 +152,7 @@ fn house_edge(md: &mut String, rows: &[CasinoRow]) {
         let (fresh, infinite) = exact_values(&r.rules);
         let sim = r.agg.fresh_value();
         let all = r.agg.all_hands_value();
-        let edge_ci = |e: Option<warlab_runner::Estimate>| {
+        let edge_ci = |e: Option<Estimate>| {
             e.map_or("–".into(), |e| {
                 format!(
                     "{} ({:.3}–{:.3} %)",

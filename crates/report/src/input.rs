@@ -8,10 +8,8 @@ use serde::Deserialize;
 use warlab_engine::EndReason;
 use warlab_experiment::{Experiment, RuleSet, Variant};
 use warlab_folders::refused;
-use warlab_runner::Aggregate;
-use warlab_runner::aggregate::Lengths;
-
-use crate::survival::KaplanMeier;
+use warlab_stats::survival::KaplanMeier;
+use warlab_stats::{Aggregate, Lengths};
 
 fn war() -> String {
     "war".into()
