@@ -8,9 +8,10 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use warlab_casino::{CasinoRules, SessionEnd};
-use warlab_data::{FolderLock, PartStore, RunKey, Tables, Timing, finish_run};
+use warlab_data::{FolderLock, PartStore, Tables, Timing, finish_run};
 use warlab_experiment::{AnyExperiment, Experiment, MAX_GAMES};
 use warlab_runner::{Plan, Sink};
+use warlab_stats::files::RunKey;
 use warlab_stats::{Aggregate, CasinoAggregate, exact_values, mean_estimate};
 
 use crate::options::input_error;

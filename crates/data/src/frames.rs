@@ -10,10 +10,10 @@ use warlab_casino::CasinoRules;
 use warlab_engine::Rules;
 use warlab_experiment::{Experiment, Variant, fnv1a};
 use warlab_runner::{Game, GameRow, SessionRow};
+use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate, RunKey};
 use warlab_stats::{Aggregate, CasinoAggregate, Cell, Hist, casino_summary_cells, summary_cells};
 
 use crate::files::{atomic_write, csv_bytes, keyed_writer, write_bytes, write_parquet};
-use crate::manifest::{Manifest, RunKey};
 
 /// What the data files of a game hold: its summary columns, its length histogram and its
 /// per-game rows. War and Casino War write the same files with their own columns.
@@ -171,17 +171,23 @@ pub(crate) fn write_outputs<G: Tables>(
             .with_context(|| format!("cannot remove {}", games.display()))?,
         None => {}
     }
-    let all: Vec<serde_json::Value> = exp
-        .variants
-        .iter()
-        .zip(aggregates)
-        .map(|(v, a)| serde_json::json!({ "variant": v.name, "aggregate": a }))
-        .collect();
+    let file = AggregatesFile {
+        run: Some(key.clone()),
+        variants: exp
+            .variants
+            .iter()
+            .zip(aggregates)
+            .map(|(v, a)| NamedAggregate {
+                aggregate: a,
+                variant: v.name.clone(),
+            })
+            .collect(),
+    };
+    // Through a JSON value, whose objects keep their keys sorted: the bytes of every
+    // aggregates.json written so far (a struct would keep its fields' order).
+    let json = serde_json::to_value(&file)?;
     atomic_write(&dir.join("aggregates.json"), |w| {
-        Ok(serde_json::to_writer(
-            w,
-            &serde_json::json!({ "run": key, "variants": all }),
-        )?)
+        Ok(serde_json::to_writer(w, &json)?)
     })?;
     let manifest = Manifest {
         summary_csv_fnv1a: format!("{:016x}", fnv1a(&csv)),

@@ -12,8 +12,8 @@ use warlab_stats::compare::holm;
 use warlab_stats::{CasinoAggregate, Estimate, exact_values, mean_estimate, wilson};
 
 use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
-use crate::input::Manifest;
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
+use warlab_stats::files::Manifest;
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {

@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::Result;
 use warlab_stats::{Hist, mean_estimate, wilson};
 
-use crate::input::Manifest;
 use crate::plots;
 use crate::plots::save;
+use warlab_stats::files::Manifest;
 
 /// One box per variant (`[p5, p25, p50, p75, p95]` and the mean of its length histogram),
 /// sorted by median, then mean; variants with no games are left out.

@@ -31,7 +31,9 @@ use warlab_experiment::{Experiment, check_name};
 use warlab_folders::{FolderLock, refused, replace_dir};
 use warlab_stats::Aggregate;
 
-use crate::input::{Manifest, played_experiment, played_variant, read_aggregates};
+use warlab_stats::files::Manifest;
+
+use crate::input::{played_experiment, played_variant, read_aggregates};
 use crate::war::write_report;
 
 pub use crate::input::Row;

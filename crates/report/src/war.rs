@@ -19,7 +19,9 @@ use crate::format::{
     box_rows, fmt_ci, length_cells, p_is, pct, pvalue, run_header, share_text, show, slug,
     variants_table,
 };
-use crate::input::{Manifest, Row};
+use warlab_stats::files::Manifest;
+
+use crate::input::Row;
 use crate::plots::{
     AxisMeans, Boxes, Curve, IntervalSeries, LengthHist, Lines, Survival, TwoHists,
 };

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use warlab_engine::{Engine, GameSeed, Rules};
 use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
+use warlab_stats::files::{AggregatesFile, Manifest, ManifestVariant, NamedAggregate};
 use warlab_stats::{Aggregate, BLOCK};
 
 /// Builds the report of `data` under its lock, as `warlab report` does.
@@ -48,30 +49,66 @@ fn data_folder(dir: &Path, text: &str) -> PathBuf {
     let exp = Experiment::parse(Path::new("experiments/t.toml"), text).unwrap();
     let data = dir.join("data").join(&exp.name);
     std::fs::create_dir_all(&data).unwrap();
-    let variants: Vec<serde_json::Value> = exp
-        .variants
-        .iter()
-        .map(
-            |v| serde_json::json!({ "variant": v.name, "aggregate": play(v, exp.seed, exp.games) }),
-        )
-        .collect();
+    let aggregates = AggregatesFile {
+        run: None,
+        variants: exp
+            .variants
+            .iter()
+            .map(|v| NamedAggregate {
+                aggregate: play(v, exp.seed, exp.games),
+                variant: v.name.clone(),
+            })
+            .collect(),
+    };
     std::fs::write(
         data.join("aggregates.json"),
-        serde_json::to_string(&serde_json::json!({ "variants": variants })).unwrap(),
+        serde_json::to_string(&aggregates).unwrap(),
     )
     .unwrap();
-    let manifest = serde_json::json!({
-        "experiment": exp.name, "description": exp.description, "file": "experiments/t.toml",
-        "file_hash": exp.text_hash(), "text": text, "warlab_version": "test", "seed": exp.seed,
-        "games_from": 0, "games_to": exp.games, "threads": 2, "started_utc": "2026-11-29T00:00:00Z",
-        "seconds": 1.0, "games_played": exp.games * exp.variants.len() as u64, "games_per_s": 1.0,
-        "variants_resumed": 0,
-        "variants": exp.variants.iter().map(|v| serde_json::json!({
-            "name": v.name, "seed_id": v.seed_id,
-            "rules": v.rules.options().to_pairs().iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    });
-    std::fs::write(data.join("manifest.json"), manifest.to_string()).unwrap();
+    let manifest = Manifest {
+        game: "war".into(),
+        experiment: exp.name.clone(),
+        description: exp.description.clone(),
+        file: "experiments/t.toml".into(),
+        file_hash: exp.text_hash(),
+        text: text.into(),
+        warlab_version: "test".into(),
+        seed: exp.seed,
+        games_from: 0,
+        games_to: exp.games,
+        games_per_variant: exp.games,
+        rows: false,
+        threads: 1,
+        started_utc: "2026-11-29T00:00:00Z".into(),
+        finished_utc: "2026-11-29T00:00:01Z".into(),
+        seconds: 1.0,
+        games_played: exp.games * exp.variants.len() as u64,
+        games_per_s: 1.0,
+        variants_resumed: 0,
+        merged_from: Vec::new(),
+        seed_scheme: String::new(),
+        summary_csv_fnv1a: String::new(),
+        variants: exp
+            .variants
+            .iter()
+            .map(|v| ManifestVariant {
+                name: v.name.clone(),
+                seed_id: v.seed_id,
+                rules: v
+                    .rules
+                    .options()
+                    .to_pairs()
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect(),
+            })
+            .collect(),
+    };
+    std::fs::write(
+        data.join("manifest.json"),
+        serde_json::to_string(&manifest).unwrap(),
+    )
+    .unwrap();
     data
 }
 

@@ -10,7 +10,9 @@
 //!   the summary table's cells;
 //! - [`compare`]: comparisons of two variants (Welch, Mann–Whitney, Kolmogorov–Smirnov, shares,
 //!   Holm, effect sizes) and power-law fits;
-//! - [`survival`]: Kaplan–Meier survival and restricted means, loops and caps censored.
+//! - [`survival`]: Kaplan–Meier survival and restricted means, loops and caps censored;
+//! - [`files`]: the types of the data files (the run key, `manifest.json`,
+//!   `aggregates.json`), for their writer and their readers.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -18,6 +20,7 @@
 pub mod aggregate;
 pub mod casino;
 pub mod compare;
+pub mod files;
 pub mod summary;
 pub mod survival;
 
