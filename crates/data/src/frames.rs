@@ -128,13 +128,13 @@ fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
         chips("final_bankroll", &|r| r.record.final_bankroll),
         chips("peak_bankroll", &|r| r.record.peak_bankroll),
         chips("main_result_bets", &|r| r.record.main),
-        col_u64("ties", &|r| r.record.ties),
-        col_u64("wars", &|r| r.record.wars),
-        col_u64("war_ties", &|r| r.record.war_ties),
-        col_u64("wars_lost", &|r| r.record.wars_lost),
-        col_u64("surrenders", &|r| r.record.surrenders),
-        col_u64("shuffles", &|r| r.record.shuffles),
-        col_u64("cards", &|r| r.record.cards),
+        col_u64("ties", &|r| r.record.counts.ties),
+        col_u64("wars", &|r| r.record.counts.wars),
+        col_u64("war_ties", &|r| r.record.counts.war_ties),
+        col_u64("wars_lost", &|r| r.record.counts.wars_lost),
+        col_u64("surrenders", &|r| r.record.counts.surrenders),
+        col_u64("shuffles", &|r| r.record.counts.shuffles),
+        col_u64("cards", &|r| r.record.counts.cards),
     ];
     Ok(DataFrame::new(n, columns)?)
 }

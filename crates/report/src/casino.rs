@@ -170,7 +170,7 @@ fn house_edge(md: &mut String, rows: &[CasinoRow]) {
             fresh.ev,
             pct_f(infinite.house_edge().to_f64(), 3),
             edge_ci(sim),
-            r.agg.fresh,
+            r.agg.counts.fresh,
             zs[i].map_or("–".into(), |z| format!("{z:+.2}")),
             pvalue(adj[i]),
             if sim.is_none() {
@@ -198,7 +198,8 @@ fn tie_bet(md: &mut String, rows: &[CasinoRow]) {
     for r in rows {
         let (fresh, _) = exact_values(&r.rules);
         let a = &r.agg;
-        let edge = wilson(a.fresh_ties, a.fresh).map(|(lo, hi)| (1.0 - 11.0 * hi, 1.0 - 11.0 * lo));
+        let edge = wilson(a.counts.fresh_ties, a.counts.fresh)
+            .map(|(lo, hi)| (1.0 - 11.0 * hi, 1.0 - 11.0 * lo));
         let rate = a.tie_rate();
         let _ = writeln!(
             md,
@@ -207,11 +208,14 @@ fn tie_bet(md: &mut String, rows: &[CasinoRow]) {
             fresh.p_tie,
             pct_f(fresh.p_tie.to_f64(), 3),
             pct_f(fresh.tie_bet_edge().to_f64(), 2),
-            pct(a.fresh_ties, a.fresh),
+            pct(a.counts.fresh_ties, a.counts.fresh),
             match edge {
                 Some((lo, hi)) => format!(
                     "{} ({:.2}–{:.2} %)",
-                    pct_f(1.0 - 11.0 * a.fresh_ties as f64 / a.fresh.max(1) as f64, 2),
+                    pct_f(
+                        1.0 - 11.0 * a.counts.fresh_ties as f64 / a.counts.fresh.max(1) as f64,
+                        2
+                    ),
                     100.0 * lo,
                     100.0 * hi
                 ),

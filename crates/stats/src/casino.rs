@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use warlab_casino::exact::{Exact, hand_value};
-use warlab_casino::{CasinoRules, Decks, SessionEnd, SessionRecord};
+use warlab_casino::{CasinoRules, Decks, HandCounts, SessionEnd, SessionRecord};
 
 use crate::aggregate::Hist;
 use crate::summary::{Cell, mean_estimate, metric, share, t975};
@@ -79,18 +79,10 @@ pub struct CasinoAggregate {
     pub ends: [u64; 4],
     /// Bankroll at the end, in half-chips.
     pub final_bankroll: Hist,
-    pub ties: u64,
-    pub wars: u64,
-    pub war_ties: u64,
-    pub wars_lost: u64,
-    pub surrenders: u64,
-    pub shuffles: u64,
-    pub cards: u64,
-    /// First hands of a fresh shoe: count, Σ result, Σ result² (half-bets), ties.
-    pub fresh: u64,
-    pub fresh_main: i64,
-    pub fresh_main_sq: u64,
-    pub fresh_ties: u64,
+    /// The hands of every session, counted by kind (in the file, their fields beside the
+    /// others').
+    #[serde(flatten)]
+    pub counts: HandCounts,
     /// Per session: the main bet's result (half-bets) against hands played.
     pub main: RatioSums,
     /// Per session: the ties against hands played.
@@ -108,19 +100,9 @@ impl CasinoAggregate {
         let end = r.end.expect("a played session has ended");
         self.ends[end_index(end)] += 1;
         self.final_bankroll.add(r.final_bankroll.max(0) as u64);
-        self.ties += r.ties;
-        self.wars += r.wars;
-        self.war_ties += r.war_ties;
-        self.wars_lost += r.wars_lost;
-        self.surrenders += r.surrenders;
-        self.shuffles += r.shuffles;
-        self.cards += r.cards;
-        self.fresh += r.fresh;
-        self.fresh_main += r.fresh_main;
-        self.fresh_main_sq += r.fresh_main_sq;
-        self.fresh_ties += r.fresh_ties;
+        self.counts.add(&r.counts);
         self.main.add(r.main, r.hands);
-        self.tie_count.add(r.ties as i64, r.hands);
+        self.tie_count.add(r.counts.ties as i64, r.hands);
     }
 
     /// Adds another aggregate's counts (any order gives the same result).
@@ -131,17 +113,7 @@ impl CasinoAggregate {
             *m += t;
         }
         self.final_bankroll.merge(&o.final_bankroll);
-        self.ties += o.ties;
-        self.wars += o.wars;
-        self.war_ties += o.war_ties;
-        self.wars_lost += o.wars_lost;
-        self.surrenders += o.surrenders;
-        self.shuffles += o.shuffles;
-        self.cards += o.cards;
-        self.fresh += o.fresh;
-        self.fresh_main += o.fresh_main;
-        self.fresh_main_sq += o.fresh_main_sq;
-        self.fresh_ties += o.fresh_ties;
+        self.counts.add(&o.counts);
         self.main.merge(&o.main);
         self.tie_count.merge(&o.tie_count);
         for (&b, o) in &o.blocks {
@@ -159,11 +131,11 @@ impl CasinoAggregate {
 
     /// The main bet's value per chip bet over fresh-shoe hands: (mean, standard error).
     pub fn fresh_value(&self) -> Option<Estimate> {
-        let n = self.fresh;
+        let n = self.counts.fresh;
         (n >= 2).then(|| {
             let nf = n as f64;
-            let mean = self.fresh_main as f64 / nf;
-            let var = (self.fresh_main_sq as f64 - nf * mean * mean) / (nf - 1.0);
+            let mean = self.counts.fresh_main as f64 / nf;
+            let var = (self.counts.fresh_main_sq as f64 - nf * mean * mean) / (nf - 1.0);
             Estimate::new(mean / 2.0, (var.max(0.0) / nf).sqrt() / 2.0, n - 1)
         })
     }
@@ -272,7 +244,7 @@ pub fn casino_summary_cells(a: &CasinoAggregate, rules: &CasinoRules) -> Vec<(St
         out.push((format!("{name}_ci_hi"), Cell::opt_float(e.map(|e| e.ci.1))));
     };
     est(&mut out, "ev_fresh", a.fresh_value());
-    out.push(("fresh_hands".into(), Cell::Int(a.fresh as i64)));
+    out.push(("fresh_hands".into(), Cell::Int(a.counts.fresh as i64)));
     est(&mut out, "ev_all_hands", a.all_hands_value());
     let hands = a.hands.sums().0 as u64;
     out.push(("hands_total".into(), Cell::Int(hands as i64)));
@@ -280,13 +252,56 @@ pub fn casino_summary_cells(a: &CasinoAggregate, rules: &CasinoRules) -> Vec<(St
         "tie_bet_ev_exact".into(),
         Cell::Float(fresh.tie_bet_ev.to_f64()),
     ));
-    share(&mut out, "tie_share_fresh", a.fresh_ties, a.fresh);
+    share(
+        &mut out,
+        "tie_share_fresh",
+        a.counts.fresh_ties,
+        a.counts.fresh,
+    );
     est(&mut out, "tie_rate", a.tie_rate());
-    share(&mut out, "war_share", a.wars, hands);
-    share(&mut out, "surrender_share", a.surrenders, hands);
+    share(&mut out, "war_share", a.counts.wars, hands);
+    share(&mut out, "surrender_share", a.counts.surrenders, hands);
     out.push((
         "shuffles_per_session".into(),
-        Cell::opt_float((a.sessions > 0).then(|| a.shuffles as f64 / a.sessions as f64)),
+        Cell::opt_float((a.sessions > 0).then(|| a.counts.shuffles as f64 / a.sessions as f64)),
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use warlab_casino::{CasinoOptions, Table};
+    use warlab_engine::GameSeed;
+
+    use super::*;
+
+    /// The hand counts are written beside the other fields, as before they were a struct of
+    /// their own, and read back with the rest (the blocks' integer keys included).
+    #[test]
+    fn the_json_keeps_its_shape_and_reads_back() {
+        let rules = CasinoRules::new(CasinoOptions::default()).unwrap();
+        let mut table = Table::new(&rules);
+        let mut a = CasinoAggregate::default();
+        for g in 0..50 {
+            a.add(&table.session(GameSeed::new(3, 0, g)));
+        }
+        a.blocks.insert(0, [50, a.hands.sums().0 as u64, 0]);
+        a.blocks.insert(7, [1, 2, 4]);
+        assert!(a.counts.ties > 0 && a.counts.fresh > 0, "{:?}", a.counts);
+        let json = serde_json::to_value(&a).unwrap();
+        let fields = json.as_object().unwrap();
+        for name in [
+            "ties",
+            "wars",
+            "surrenders",
+            "shuffles",
+            "cards",
+            "fresh_main_sq",
+        ] {
+            assert!(fields[name].is_number(), "{name} at the top level");
+        }
+        assert!(!fields.contains_key("counts"));
+        let back: CasinoAggregate = serde_json::from_str(&json.to_string()).unwrap();
+        assert_eq!(back, a);
+    }
 }
