@@ -19,43 +19,34 @@ pub struct Timing {
 /// The manifest of `exp` under `key`, with no timing yet.
 pub(crate) fn describe<R: RuleSet>(exp: &Experiment<R>, key: &RunKey) -> Manifest {
     Manifest {
-            game: R::GAME.into(),
-            experiment: exp.name.clone(),
-            description: exp.description.clone(),
-            file: exp.file.display().to_string(),
-            file_hash: key.experiment_hash.clone(),
-            text: exp.text.clone(),
-            warlab_version: key.warlab_version.clone(),
-            seed: key.seed,
-            games_from: key.games_from,
-            games_to: key.games_to,
-            games_per_variant: key.games_to - key.games_from,
-            rows: key.rows,
-            threads: 0,
-            started_utc: String::new(),
-            finished_utc: String::new(),
-            seconds: 0.0,
-            games_played: 0,
-            games_per_s: 0.0,
-            variants_resumed: 0,
-            merged_from: Vec::new(),
-            summary_csv_fnv1a: String::new(),
-            seed_scheme: "game g of a variant uses Pcg64Mcg seeded from (seed, seed_id, g) by the splitmix64 chain documented in crates/engine/src/rng.rs; seed_id = FNV-1a 64 of the variant name".into(),
-            variants: exp
-                .variants
-                .iter()
-                .map(|v| ManifestVariant {
-                    name: v.name.clone(),
-                    seed_id: v.seed_id,
-                    rules: v
-                        .rules
-                        .pairs()
-                        .into_iter()
-                        .map(|(k, v)| format!("{k}={v}"))
-                        .collect(),
-                })
-                .collect(),
-        }
+        game: R::GAME.into(),
+        experiment: exp.name.clone(),
+        description: exp.description.clone(),
+        file: exp.file.display().to_string(),
+        file_hash: key.experiment_hash.clone(),
+        text: exp.text.clone(),
+        warlab_version: key.warlab_version.clone(),
+        seed: key.seed,
+        games_from: key.games_from,
+        games_to: key.games_to,
+        games_per_variant: key.games_to - key.games_from,
+        rows: key.rows,
+        threads: 0,
+        started_utc: String::new(),
+        finished_utc: String::new(),
+        seconds: 0.0,
+        games_played: 0,
+        games_per_s: 0.0,
+        variants_resumed: 0,
+        merged_from: Vec::new(),
+        summary_csv_fnv1a: String::new(),
+        seed_scheme: "game g of a variant uses Pcg64Mcg seeded from (seed, seed_id, g) by the splitmix64 chain documented in crates/engine/src/rng.rs; seed_id = FNV-1a 64 of the variant name".into(),
+        variants: exp
+            .variants
+            .iter()
+            .map(|v| ManifestVariant::new(&v.name, v.seed_id, v.rules.pairs()))
+            .collect(),
+    }
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` (RFC 3339, whole seconds, UTC); a clock set before 1970 gives 1970.

@@ -91,17 +91,7 @@ fn data_folder(dir: &Path, text: &str) -> PathBuf {
         variants: exp
             .variants
             .iter()
-            .map(|v| ManifestVariant {
-                name: v.name.clone(),
-                seed_id: v.seed_id,
-                rules: v
-                    .rules
-                    .options()
-                    .to_pairs()
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect(),
-            })
+            .map(|v| ManifestVariant::new(&v.name, v.seed_id, v.rules.options().to_pairs()))
             .collect(),
     };
     std::fs::write(

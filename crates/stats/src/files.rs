@@ -2,6 +2,8 @@
 //! readers (`warlab-data`'s verify and merge, `warlab-report`): the run key every file carries,
 //! `manifest.json`, and `aggregates.json`.
 
+use std::fmt::Display;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -132,6 +134,24 @@ pub struct ManifestVariant {
     pub seed_id: u64,
     /// Every rule option, `name=value`.
     pub rules: Vec<String>,
+}
+
+impl ManifestVariant {
+    /// The variant `name` with its rule options as `(name, value)` pairs.
+    pub fn new<K: Display, V: Display>(
+        name: &str,
+        seed_id: u64,
+        options: impl IntoIterator<Item = (K, V)>,
+    ) -> ManifestVariant {
+        ManifestVariant {
+            name: name.to_string(),
+            seed_id,
+            rules: options
+                .into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+        }
+    }
 }
 
 impl Manifest {
