@@ -21,7 +21,7 @@ mod session;
 mod shoe;
 
 pub use rules::{CasinoOptions, CasinoRules, Decks, OPTIONS, SAFETY_CAP, Strategy};
-pub use session::{Hand, HandResult, SessionEnd, SessionRecord, Table};
+pub use session::{Hand, HandCounts, HandResult, SessionEnd, SessionRecord, Table};
 
 /// Ranks are `0..13` for 2..A, aces high: suits never matter in Casino War.
 pub const RANKS: u8 = 13;

@@ -1,5 +1,6 @@
 //! Hands and bankroll sessions.
 
+use serde::{Deserialize, Serialize};
 use warlab_engine::{GameRng, GameSeed};
 
 use crate::rules::{CasinoRules, Decks, Strategy};
@@ -106,22 +107,68 @@ pub struct SessionRecord {
     pub peak_bankroll: i64,
     /// Σ over hands of [`Hand::main`] (half-bets): the main bet's result per chip bet.
     pub main: i64,
+    /// The session's hands counted by kind.
+    pub counts: HandCounts,
+}
+
+/// Counts of a set of hands: one session's (in its [`SessionRecord`]), or many sessions'
+/// added up ([`HandCounts::add`]; an aggregate of sessions holds them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandCounts {
     /// Hands whose first two cards tied.
     pub ties: u64,
-    /// Hands that went to war, and of those, how many ended in a tie on the war cards.
+    /// Hands that went to war.
     pub wars: u64,
+    /// Wars whose war cards tied too.
     pub war_ties: u64,
+    /// Wars the dealer's war card won.
     pub wars_lost: u64,
+    /// Ties the player surrendered.
     pub surrenders: u64,
-    /// Shuffles of the shoe, the first included.
+    /// Shuffles of the shoe, the first of each session included.
     pub shuffles: u64,
+    /// Cards taken from the shoe.
     pub cards: u64,
-    /// Hands dealt first from a fresh shoe: their count, Σ main, Σ main² and ties. These are
-    /// exactly the hands whose expected value [`crate::exact`] computes.
+    /// Hands dealt first from a fresh shoe: exactly the hands whose expected value
+    /// [`crate::exact`] computes.
     pub fresh: u64,
+    /// Σ [`Hand::main`] over the fresh-shoe hands (half-bets).
     pub fresh_main: i64,
+    /// Σ main² over the fresh-shoe hands.
     pub fresh_main_sq: u64,
+    /// Fresh-shoe hands whose first two cards tied.
     pub fresh_ties: u64,
+}
+
+impl HandCounts {
+    /// Adds another set's counts.
+    pub fn add(&mut self, o: &HandCounts) {
+        // Taken apart, so that a new count cannot be left out of the sum.
+        let HandCounts {
+            ties,
+            wars,
+            war_ties,
+            wars_lost,
+            surrenders,
+            shuffles,
+            cards,
+            fresh,
+            fresh_main,
+            fresh_main_sq,
+            fresh_ties,
+        } = *o;
+        self.ties += ties;
+        self.wars += wars;
+        self.war_ties += war_ties;
+        self.wars_lost += wars_lost;
+        self.surrenders += surrenders;
+        self.shuffles += shuffles;
+        self.cards += cards;
+        self.fresh += fresh;
+        self.fresh_main += fresh_main;
+        self.fresh_main_sq += fresh_main_sq;
+        self.fresh_ties += fresh_ties;
+    }
 }
 
 /// A table set up once for a rule set: plays hands and sessions without allocating.
@@ -284,7 +331,7 @@ impl Seat {
         self.spare += paid;
         self.peak = self.peak.max(self.spare);
         self.hands_left -= 1;
-        let r = &mut self.r;
+        let r = &mut self.r.counts;
         if h.tie {
             // Counted without a branch on the result.
             r.ties += 1;
@@ -346,7 +393,7 @@ fn play_session<D: Deal, F: FnMut(&Hand, i64, bool)>(
         let shuffled = shoe.needs_shuffle();
         if shuffled {
             shoe.shuffle();
-            seat.r.shuffles += 1;
+            seat.r.counts.shuffles += 1;
         }
         let (player, dealer) = shoe.two(rng);
         let h = first_two::<D>(player, dealer, shuffled);
@@ -364,13 +411,14 @@ fn play_session<D: Deal, F: FnMut(&Hand, i64, bool)>(
     r.hands = limit - seat.hands_left;
     // The bankroll moved by bet · Σ main plus the tie bets, which paid 20 half-chips a tie and
     // took 2 otherwise.
-    let tie_bets = 20 * r.ties as i64 - 2 * (r.hands - r.ties) as i64;
+    let ties = r.counts.ties;
+    let tie_bets = 20 * ties as i64 - 2 * (r.hands - ties) as i64;
     let moved = seat.spare - start - tie_bet * tie_bets;
     debug_assert_eq!(moved % bet, 0);
     r.main = moved / bet;
     r.peak_bankroll = seat.peak + stake;
     r.final_bankroll = seat.spare + stake;
     // Two cards a hand, five more for every war.
-    r.cards = 2 * r.hands + 5 * r.wars;
+    r.counts.cards = 2 * r.hands + 5 * r.counts.wars;
     r
 }

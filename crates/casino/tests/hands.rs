@@ -82,11 +82,14 @@ fn a_session_pays_bets_and_tie_bets_in_chips() {
     assert_eq!(r.hands, 3);
     assert_eq!(r.final_bankroll, 2 * 20);
     assert_eq!(r.end, Some(SessionEnd::Target));
-    assert_eq!((r.ties, r.wars, r.surrenders), (1, 1, 0));
+    assert_eq!(
+        (r.counts.ties, r.counts.wars, r.counts.surrenders),
+        (1, 1, 0)
+    );
     // A loss (−2 half-bets), a win (+2), a war won (+2).
     assert_eq!(r.main, 2);
     assert_eq!(r.peak_bankroll, 2 * 20);
-    assert_eq!(r.cards, 2 + 2 + 7);
+    assert_eq!(r.counts.cards, 2 + 2 + 7);
 }
 
 #[test]
@@ -239,10 +242,13 @@ fn simulation_agrees_with_the_exact_value() {
             let (mut n, mut s, mut q) = (0u64, 0i64, 0u64);
             for g in 0..1000 {
                 let r = table.session(GameSeed::new(7, 1, g));
-                assert_eq!(r.fresh, r.hands, "penetration 0: every hand is fresh");
-                n += r.fresh;
-                s += r.fresh_main;
-                q += r.fresh_main_sq;
+                assert_eq!(
+                    r.counts.fresh, r.hands,
+                    "penetration 0: every hand is fresh"
+                );
+                n += r.counts.fresh;
+                s += r.counts.fresh_main;
+                q += r.counts.fresh_main_sq;
             }
             let mean = s as f64 / n as f64 / 2.0;
             let var = (q as f64 / n as f64 / 4.0 - mean * mean) * n as f64 / (n - 1) as f64;
@@ -268,6 +274,6 @@ fn a_session_is_a_pure_function_of_its_seed() {
     assert_eq!(b.session(GameSeed::new(1, 2, 3)), first);
     // The shoe is reshuffled at the cut card: 2 decks, 75 %: 78 cards, about 32 hands.
     let long = a.session(GameSeed::new(1, 2, 4));
-    assert!(long.shuffles > long.hands / 40, "{long:?}");
-    assert!(long.shuffles <= 1 + long.hands / 11, "{long:?}");
+    assert!(long.counts.shuffles > long.hands / 40, "{long:?}");
+    assert!(long.counts.shuffles <= 1 + long.hands / 11, "{long:?}");
 }

@@ -8,9 +8,11 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use warlab_casino::{CasinoRules, SessionEnd};
-use warlab_data::{FolderLock, PartStore, RunKey, Tables, Timing, finish_run};
+use warlab_data::{FolderLock, PartStore, Tables, Timing, finish_run};
 use warlab_experiment::{AnyExperiment, Experiment, MAX_GAMES};
-use warlab_runner::{Aggregate, CasinoAggregate, Plan, Sink, mean_estimate};
+use warlab_runner::{Plan, Sink};
+use warlab_stats::files::RunKey;
+use warlab_stats::{Aggregate, CasinoAggregate, exact_values, mean_estimate};
 
 use crate::options::input_error;
 
@@ -418,7 +420,7 @@ fn print_casino_table(exp: &Experiment<CasinoRules>, aggregates: &[CasinoAggrega
             Some((lo, hi)) => format!("{:.1} ({lo:.1}–{hi:.1})", m.mean),
             None => format!("{:.1}", m.mean),
         });
-        let (fresh, _) = warlab_runner::exact_values(&v.rules);
+        let (fresh, _) = exact_values(&v.rules);
         let sim = a.fresh_value().map_or("-".to_string(), |e| {
             format!(
                 "{:.2}% ({:.2}–{:.2})",

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use polars::prelude::*;
 
-use crate::manifest::RunKey;
+use warlab_stats::files::RunKey;
 
 /// The Parquet key-value metadata entry that holds a file's run key (as JSON).
 pub const RUN_KEY_METADATA: &str = "warlab.run";

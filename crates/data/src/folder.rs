@@ -4,12 +4,12 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use serde::Deserialize;
+use serde::de::IgnoredAny;
 use warlab_experiment::{check_name, fnv1a};
 use warlab_folders::refused;
+use warlab_stats::files::{AggregatesFile, Manifest, RunKey};
 
 use crate::files::{parquet_footer, temp_path};
-use crate::manifest::{Manifest, RunKey};
 
 /// The final files of a run, `manifest.json` last (the order they are written in).
 pub const FILES: [&str; 6] = [
@@ -173,14 +173,10 @@ pub fn verify(dir: &Path) -> Result<Manifest> {
             "{file}: carries no run key (written by another tool or an older warlab)"
         )),
     };
-    #[derive(Deserialize)]
-    struct KeyOnly {
-        run: Option<RunKey>,
-    }
     let apath = dir.join("aggregates.json");
     let text = std::fs::read_to_string(&apath)
         .with_context(|| format!("cannot read {}", apath.display()))?;
-    let aggregates: KeyOnly = serde_json::from_str(&text).map_err(|e| {
+    let aggregates: AggregatesFile<IgnoredAny> = serde_json::from_str(&text).map_err(|e| {
         refused(format!(
             "{} is not a warlab aggregates file: {e}",
             apath.display()

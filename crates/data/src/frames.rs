@@ -9,13 +9,11 @@ use polars::prelude::{Column, DataFrame, ParquetReader, SerReader};
 use warlab_casino::CasinoRules;
 use warlab_engine::Rules;
 use warlab_experiment::{Experiment, Variant, fnv1a};
-use warlab_runner::{
-    Aggregate, CasinoAggregate, Cell, Game, GameRow, Hist, SessionRow, casino_summary_cells,
-    summary_cells,
-};
+use warlab_runner::{Game, GameRow, SessionRow};
+use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate, RunKey};
+use warlab_stats::{Aggregate, CasinoAggregate, Cell, Hist, casino_summary_cells, summary_cells};
 
 use crate::files::{atomic_write, csv_bytes, keyed_writer, write_bytes, write_parquet};
-use crate::manifest::{Manifest, RunKey};
 
 /// What the data files of a game hold: its summary columns, its length histogram and its
 /// per-game rows. War and Casino War write the same files with their own columns.
@@ -130,13 +128,13 @@ fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
         chips("final_bankroll", &|r| r.record.final_bankroll),
         chips("peak_bankroll", &|r| r.record.peak_bankroll),
         chips("main_result_bets", &|r| r.record.main),
-        col_u64("ties", &|r| r.record.ties),
-        col_u64("wars", &|r| r.record.wars),
-        col_u64("war_ties", &|r| r.record.war_ties),
-        col_u64("wars_lost", &|r| r.record.wars_lost),
-        col_u64("surrenders", &|r| r.record.surrenders),
-        col_u64("shuffles", &|r| r.record.shuffles),
-        col_u64("cards", &|r| r.record.cards),
+        col_u64("ties", &|r| r.record.counts.ties),
+        col_u64("wars", &|r| r.record.counts.wars),
+        col_u64("war_ties", &|r| r.record.counts.war_ties),
+        col_u64("wars_lost", &|r| r.record.counts.wars_lost),
+        col_u64("surrenders", &|r| r.record.counts.surrenders),
+        col_u64("shuffles", &|r| r.record.counts.shuffles),
+        col_u64("cards", &|r| r.record.counts.cards),
     ];
     Ok(DataFrame::new(n, columns)?)
 }
@@ -173,17 +171,23 @@ pub(crate) fn write_outputs<G: Tables>(
             .with_context(|| format!("cannot remove {}", games.display()))?,
         None => {}
     }
-    let all: Vec<serde_json::Value> = exp
-        .variants
-        .iter()
-        .zip(aggregates)
-        .map(|(v, a)| serde_json::json!({ "variant": v.name, "aggregate": a }))
-        .collect();
+    let file = AggregatesFile {
+        run: Some(key.clone()),
+        variants: exp
+            .variants
+            .iter()
+            .zip(aggregates)
+            .map(|(v, a)| NamedAggregate {
+                aggregate: a,
+                variant: v.name.clone(),
+            })
+            .collect(),
+    };
+    // Through a JSON value, whose objects keep their keys sorted: the bytes of every
+    // aggregates.json written so far (a struct would keep its fields' order).
+    let json = serde_json::to_value(&file)?;
     atomic_write(&dir.join("aggregates.json"), |w| {
-        Ok(serde_json::to_writer(
-            w,
-            &serde_json::json!({ "run": key, "variants": all }),
-        )?)
+        Ok(serde_json::to_writer(w, &json)?)
     })?;
     let manifest = Manifest {
         summary_csv_fnv1a: format!("{:016x}", fnv1a(&csv)),

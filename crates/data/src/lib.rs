@@ -1,7 +1,7 @@
 //! The data files of a run, written and read through polars.
 //!
 //! `DIR/<experiment>/` receives, when a run completes:
-//! - `summary.parquet`, `summary.csv`: one row per variant (see `warlab_runner::summary`);
+//! - `summary.parquet`, `summary.csv`: one row per variant (see `warlab_stats::summary`);
 //! - `lengths.parquet`: the exact histogram of battles (`variant`, `battles`, `count`);
 //! - `games.parquet` (rows on): one row per game;
 //! - `aggregates.json`: every variant's mergeable counts (histograms of battles, wars, cards,
@@ -22,7 +22,7 @@
 //!
 //! Files by job: `parts` keeps a run's finished variants and finishes the run from them,
 //! `frames` holds each game's columns and writes every final file (one writer for a run and a
-//! merge), `manifest` the run key and `manifest.json`, `files` atomic writes and Parquet
+//! merge), `manifest` a run's `manifest.json` (the files' types are `warlab_stats::files`'), `files` atomic writes and Parquet
 //! metadata, `folder` what a folder holds and `verify`, `merge` shards and slices.
 
 #![forbid(unsafe_code)]
@@ -38,7 +38,7 @@ mod parts;
 pub use files::{RUN_KEY_METADATA, parquet_footer, read_parquet, write_parquet};
 pub use folder::{FILES, verify};
 pub use frames::Tables;
-pub use manifest::{Manifest, ManifestVariant, RunKey, Timing};
+pub use manifest::Timing;
 pub use merge::{Merged, merge};
 pub use parts::{PartStore, finish_run};
 pub use warlab_folders::{FolderLock, Refused};

@@ -4,28 +4,14 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use warlab_experiment::Experiment;
 use warlab_folders::{FolderLock, refused};
+use warlab_stats::files::{AggregatesFile, Manifest, RunKey};
 
 use crate::files::parquet_footer;
 use crate::folder::{FILES, claim, verify};
 use crate::frames::{Segment, Tables, write_outputs};
-use crate::manifest::{Manifest, RunKey};
-
-#[derive(Deserialize)]
-#[serde(bound = "A: DeserializeOwned")]
-struct Aggregates<A> {
-    variants: Vec<Named<A>>,
-}
-
-#[derive(Deserialize)]
-#[serde(bound = "A: DeserializeOwned")]
-struct Named<A> {
-    variant: String,
-    aggregate: A,
-}
+use crate::manifest::describe;
 
 struct Shard<A> {
     dir: PathBuf,
@@ -47,7 +33,7 @@ pub struct Merged {
 /// Reads a verified shard folder's aggregates and checks its rows file holds its games.
 fn read<G: Tables>(dir: &Path, manifest: Manifest) -> Result<Shard<G::Aggregate>> {
     let apath = dir.join("aggregates.json");
-    let aggs: Aggregates<G::Aggregate> = serde_json::from_str(
+    let aggs: AggregatesFile<G::Aggregate> = serde_json::from_str(
         &std::fs::read_to_string(&apath)
             .with_context(|| format!("cannot read {}", apath.display()))?,
     )
@@ -242,7 +228,7 @@ fn merge_game<G: Tables>(
         games_played: played,
         games_per_s: played as f64 / seconds.max(1e-9),
         merged_from: shards.iter().map(|s| s.dir.display().to_string()).collect(),
-        ..Manifest::describe(&exp, &key)
+        ..describe(&exp, &key)
     };
 
     let created = !out.exists();

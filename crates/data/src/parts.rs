@@ -15,7 +15,9 @@ use warlab_runner::{Game, Sink};
 use crate::files::{atomic_write, parquet_footer, temp_path};
 use crate::folder::{claim, read_parts_key};
 use crate::frames::{ROW_GROUP, Segment, Tables, write_outputs};
-use crate::manifest::{Manifest, RunKey, Timing, utc};
+use warlab_stats::files::{Manifest, RunKey};
+
+use crate::manifest::{Timing, describe, utc};
 
 /// Receives a run's results and keeps each finished variant in `.parts/`. It exists only
 /// under the lock of its folder.
@@ -259,7 +261,7 @@ pub fn finish_run<G: Tables>(
             games_played: timing.games_played,
             games_per_s: timing.games_played as f64 / timing.seconds.max(1e-9),
             variants_resumed: resumed,
-            ..Manifest::describe(exp, key)
+            ..describe(exp, key)
         },
     )?;
     std::fs::remove_dir_all(&store.parts)

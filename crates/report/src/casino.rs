@@ -8,12 +8,12 @@ use anyhow::{Result, anyhow};
 use statrs::distribution::{ContinuousCDF, Normal};
 use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
-use warlab_runner::{CasinoAggregate, exact_values, mean_estimate, wilson};
+use warlab_stats::compare::holm;
+use warlab_stats::{CasinoAggregate, Estimate, exact_values, mean_estimate, wilson};
 
 use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
-use crate::input::Manifest;
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
-use crate::stats::holm;
+use warlab_stats::files::Manifest;
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -152,7 +152,7 @@ fn house_edge(md: &mut String, rows: &[CasinoRow]) {
         let (fresh, infinite) = exact_values(&r.rules);
         let sim = r.agg.fresh_value();
         let all = r.agg.all_hands_value();
-        let edge_ci = |e: Option<warlab_runner::Estimate>| {
+        let edge_ci = |e: Option<Estimate>| {
             e.map_or("–".into(), |e| {
                 format!(
                     "{} ({:.3}–{:.3} %)",
@@ -170,7 +170,7 @@ fn house_edge(md: &mut String, rows: &[CasinoRow]) {
             fresh.ev,
             pct_f(infinite.house_edge().to_f64(), 3),
             edge_ci(sim),
-            r.agg.fresh,
+            r.agg.counts.fresh,
             zs[i].map_or("–".into(), |z| format!("{z:+.2}")),
             pvalue(adj[i]),
             if sim.is_none() {
@@ -198,7 +198,8 @@ fn tie_bet(md: &mut String, rows: &[CasinoRow]) {
     for r in rows {
         let (fresh, _) = exact_values(&r.rules);
         let a = &r.agg;
-        let edge = wilson(a.fresh_ties, a.fresh).map(|(lo, hi)| (1.0 - 11.0 * hi, 1.0 - 11.0 * lo));
+        let edge = wilson(a.counts.fresh_ties, a.counts.fresh)
+            .map(|(lo, hi)| (1.0 - 11.0 * hi, 1.0 - 11.0 * lo));
         let rate = a.tie_rate();
         let _ = writeln!(
             md,
@@ -207,11 +208,14 @@ fn tie_bet(md: &mut String, rows: &[CasinoRow]) {
             fresh.p_tie,
             pct_f(fresh.p_tie.to_f64(), 3),
             pct_f(fresh.tie_bet_edge().to_f64(), 2),
-            pct(a.fresh_ties, a.fresh),
+            pct(a.counts.fresh_ties, a.counts.fresh),
             match edge {
                 Some((lo, hi)) => format!(
                     "{} ({:.2}–{:.2} %)",
-                    pct_f(1.0 - 11.0 * a.fresh_ties as f64 / a.fresh.max(1) as f64, 2),
+                    pct_f(
+                        1.0 - 11.0 * a.counts.fresh_ties as f64 / a.counts.fresh.max(1) as f64,
+                        2
+                    ),
                     100.0 * lo,
                     100.0 * hi
                 ),

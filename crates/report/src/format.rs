@@ -5,17 +5,16 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Result;
-use warlab_runner::summary::wilson;
-use warlab_runner::{Hist, mean_estimate};
+use warlab_stats::{Hist, mean_estimate, wilson};
 
-use crate::input::Manifest;
 use crate::plots;
 use crate::plots::save;
+use warlab_stats::files::Manifest;
 
 /// One box per variant (`[p5, p25, p50, p75, p95]` and the mean of its length histogram),
 /// sorted by median, then mean; variants with no games are left out.
 pub(crate) fn box_rows<'a>(
-    lengths: impl Iterator<Item = (&'a str, &'a warlab_runner::Hist)>,
+    lengths: impl Iterator<Item = (&'a str, &'a Hist)>,
 ) -> Vec<(String, [f64; 5], f64)> {
     let mut boxes: Vec<(String, [f64; 5], f64)> = lengths
         .filter_map(|(name, h)| {

@@ -4,61 +4,12 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
 use warlab_engine::EndReason;
 use warlab_experiment::{Experiment, RuleSet, Variant};
 use warlab_folders::refused;
-use warlab_runner::Aggregate;
-use warlab_runner::aggregate::Lengths;
-
-use crate::survival::KaplanMeier;
-
-fn war() -> String {
-    "war".into()
-}
-
-/// The parts of `manifest.json` a report uses.
-#[derive(Deserialize)]
-pub(crate) struct Manifest {
-    #[serde(default = "war")]
-    pub(crate) game: String,
-    pub(crate) experiment: String,
-    pub(crate) description: String,
-    pub(crate) file: String,
-    pub(crate) file_hash: String,
-    pub(crate) text: String,
-    pub(crate) warlab_version: String,
-    pub(crate) seed: u64,
-    pub(crate) games_from: u64,
-    pub(crate) games_to: u64,
-    pub(crate) threads: usize,
-    pub(crate) started_utc: String,
-    pub(crate) seconds: f64,
-    pub(crate) games_played: u64,
-    pub(crate) games_per_s: f64,
-    pub(crate) variants_resumed: usize,
-    pub(crate) variants: Vec<ManifestVariant>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct ManifestVariant {
-    pub(crate) name: String,
-    pub(crate) seed_id: u64,
-    pub(crate) rules: Vec<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(bound = "A: serde::de::DeserializeOwned")]
-pub(crate) struct Aggregates<A> {
-    pub(crate) variants: Vec<NamedAggregate<A>>,
-}
-
-#[derive(Deserialize)]
-#[serde(bound = "A: serde::de::DeserializeOwned")]
-pub(crate) struct NamedAggregate<A> {
-    pub(crate) variant: String,
-    pub(crate) aggregate: A,
-}
+use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate};
+use warlab_stats::survival::KaplanMeier;
+use warlab_stats::{Aggregate, Lengths};
 
 /// One variant as the report sees it.
 pub struct Row {
@@ -142,7 +93,7 @@ pub(crate) fn read_aggregates<A: serde::de::DeserializeOwned>(
     manifest: &Manifest,
 ) -> Result<Vec<NamedAggregate<A>>> {
     let agg_path = data_dir.join("aggregates.json");
-    let aggs: Aggregates<A> = serde_json::from_str(
+    let aggs: AggregatesFile<A> = serde_json::from_str(
         &std::fs::read_to_string(&agg_path)
             .with_context(|| format!("cannot read {} (incomplete run?)", agg_path.display()))?,
     )

@@ -10,8 +10,8 @@
 //!
 //! This file builds a report from its folder; `input` reads and checks what the run wrote,
 //! `war` and `casino` write each game's sections, `format` holds what both share (numbers as
-//! text, the run header, figure files); `stats`, `survival`, `published` and `plots` compute and
-//! draw.
+//! text, the run header, figure files); `published` and `plots` compute and draw. Every
+//! statistic (estimates, comparisons, survival) is `warlab-stats`'.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -21,8 +21,6 @@ mod format;
 mod input;
 pub mod plots;
 pub mod published;
-pub mod stats;
-pub mod survival;
 mod war;
 pub mod words;
 
@@ -31,9 +29,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use warlab_experiment::{Experiment, check_name};
 use warlab_folders::{FolderLock, refused, replace_dir};
-use warlab_runner::Aggregate;
+use warlab_stats::Aggregate;
 
-use crate::input::{Manifest, played_experiment, played_variant, read_aggregates};
+use warlab_stats::files::Manifest;
+
+use crate::input::{played_experiment, played_variant, read_aggregates};
 use crate::war::write_report;
 
 pub use crate::input::Row;
@@ -114,7 +114,7 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
 }
 
 fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Result<PathBuf> {
-    let aggs = read_aggregates::<warlab_runner::CasinoAggregate>(data_dir, manifest)?;
+    let aggs = read_aggregates::<warlab_stats::CasinoAggregate>(data_dir, manifest)?;
     let manifest_path = data_dir.join("manifest.json");
     let exp: Experiment<warlab_casino::CasinoRules> = played_experiment(&manifest_path, manifest)?;
     let rows = aggs

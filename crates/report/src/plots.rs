@@ -13,7 +13,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use crate::stats::PowerLaw;
+use warlab_stats::compare::PowerLaw;
 
 /// Every figure's size in pixels (PNG; the SVG has the same view box).
 pub const SIZE: (u32, u32) = (1000, 600);

@@ -22,10 +22,10 @@ use std::fmt::Write as _;
 use warlab_casino::exact::hand_value;
 use warlab_casino::{CasinoOptions, CasinoRules};
 use warlab_experiment::{LengthUnit, Measure, Published, Statistic};
-use warlab_runner::{Hist, mean_estimate};
+use warlab_stats::compare::power_law;
+use warlab_stats::{Hist, mean_estimate};
 
 use crate::input::Row;
-use crate::stats::power_law;
 
 /// The z of the agreement criterion (two-sided 99 %).
 pub const Z_AGREE: f64 = 2.576;
@@ -489,7 +489,7 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
 mod tests {
     use super::*;
     use warlab_engine::{Cycle, EndReason, GameRecord};
-    use warlab_runner::Aggregate;
+    use warlab_stats::Aggregate;
 
     /// Ended games of 10, 20, …, 100 battles and 5 loops of 10,000 recorded battles.
     fn looping_row() -> Row {

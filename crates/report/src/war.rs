@@ -6,23 +6,26 @@ use std::path::Path;
 
 use anyhow::Result;
 use warlab_engine::EndReason;
-use warlab_runner::aggregate::Lengths;
-use warlab_runner::mean_estimate;
-use warlab_runner::summary::t975;
+use warlab_stats::aggregate::{NO_WINNER, end_index};
+use warlab_stats::compare::{
+    Comparison, LocalSlope, PowerLaw, ShareComparison, compare, compare_shares, holm, local_slopes,
+    power_law,
+};
+use warlab_stats::survival::horizon;
+use warlab_stats::{Lengths, MeanEstimate, mean_estimate, t975};
 
 use crate::Options;
 use crate::format::{
     box_rows, fmt_ci, length_cells, p_is, pct, pvalue, run_header, share_text, show, slug,
     variants_table,
 };
-use crate::input::{Manifest, Row};
+use warlab_stats::files::Manifest;
+
+use crate::input::Row;
 use crate::plots::{
     AxisMeans, Boxes, Curve, IntervalSeries, LengthHist, Lines, Survival, TwoHists,
 };
 use crate::published;
-use crate::stats;
-use crate::stats::{compare, compare_shares, holm, local_slopes, power_law};
-use crate::survival::horizon;
 use crate::words;
 
 pub(crate) fn write_report(
@@ -306,7 +309,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
     let mut header = false;
     for axis in &axes {
         // The variants with a number on this axis, and the ended games' mean of each.
-        let on_axis: Vec<(&Row, f64, warlab_runner::MeanEstimate)> = rows
+        let on_axis: Vec<(&Row, f64, MeanEstimate)> = rows
             .iter()
             .filter(|r| !r.fixed_deal)
             .filter_map(|r| {
@@ -443,7 +446,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
             );
         }
         // The local exponent between neighbouring decks, line by line.
-        let slopes: Vec<(String, Vec<stats::LocalSlope>)> = series
+        let slopes: Vec<(String, Vec<LocalSlope>)> = series
             .iter()
             .map(|(l, p)| (l.clone(), local_slopes(&points(p))))
             .filter(|(_, s)| !s.is_empty())
@@ -501,7 +504,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
 }
 
 /// What a power-law fit may be taken for, from the χ² of the points about it.
-fn fit_words(f: &stats::PowerLaw) -> &'static str {
+fn fit_words(f: &PowerLaw) -> &'static str {
     if f.fit_p < 0.01 {
         "The points do not lie on one power law within their errors (the local exponents \
          below drift): the exponent only describes this range of decks, its CI is that of the \
@@ -536,7 +539,7 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize) {
         return;
     }
     let base_lengths = base.lengths();
-    let lengths: Vec<Option<stats::Comparison>> = others
+    let lengths: Vec<Option<Comparison>> = others
         .iter()
         .map(|r| {
             let (x, y) = (r.lengths()?, base_lengths.as_ref()?);
@@ -544,7 +547,7 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize) {
         })
         .collect();
     let unended = |r: &Row| r.loops() + r.capped();
-    let shares: Vec<Option<stats::ShareComparison>> = others
+    let shares: Vec<Option<ShareComparison>> = others
         .iter()
         .map(|r| {
             (unended(r) + unended(base) > 0)
@@ -699,12 +702,7 @@ fn endings(md: &mut String, rows: &[Row]) {
                 md.push_str(" – |");
             }
         }
-        let none: u64 = r
-            .agg
-            .outcomes
-            .iter()
-            .map(|o| o[warlab_runner::aggregate::NO_WINNER])
-            .sum();
+        let none: u64 = r.agg.outcomes.iter().map(|o| o[NO_WINNER]).sum();
         let _ = writeln!(md, " {} |", pct(none, r.agg.games));
     }
     // Who is ahead when an early ending decides the game.
@@ -725,7 +723,7 @@ fn endings(md: &mut String, rows: &[Row]) {
         md.push_str("\nWhen an early ending decides the game, the winner (seat shares among those games):\n\n| variant | ending | games | seat 0 | seat 1 | no winner |\n|---|---|---:|---:|---:|---:|\n");
         for r in rows {
             for e in &early {
-                let o = &r.agg.outcomes[warlab_runner::aggregate::end_index(*e)];
+                let o = &r.agg.outcomes[end_index(*e)];
                 let n: u64 = o.iter().sum();
                 if n == 0 {
                     continue;
@@ -738,7 +736,7 @@ fn endings(md: &mut String, rows: &[Row]) {
                     n,
                     pct(o[0], n),
                     pct(o[1], n),
-                    pct(o[warlab_runner::aggregate::NO_WINNER], n)
+                    pct(o[NO_WINNER], n)
                 );
             }
         }

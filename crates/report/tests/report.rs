@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use warlab_experiment::Experiment;
+use warlab_engine::{Engine, GameSeed, Rules};
+use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
-use warlab_runner::{Aggregate, GameRow, Plan, Sink, run};
+use warlab_stats::files::{AggregatesFile, Manifest, ManifestVariant, NamedAggregate};
+use warlab_stats::{Aggregate, BLOCK};
 
 /// Builds the report of `data` under its lock, as `warlab report` does.
 fn build(data: &Path, reports: &Path) -> anyhow::Result<PathBuf> {
@@ -13,20 +15,26 @@ fn build(data: &Path, reports: &Path) -> anyhow::Result<PathBuf> {
     warlab_report::build(&lock, reports, &Default::default())
 }
 
-struct Collect(Vec<Option<Aggregate>>);
-
-impl Sink for Collect {
-    type Error = String;
-    fn is_done(&self, _: usize) -> bool {
-        false
+/// The aggregate of `variant`'s games in `0..games`, counted block by block as the runner
+/// counts them (a report does not depend on the runner, nor does its test).
+fn play(variant: &Variant<Rules>, seed: u64, games: u64) -> Aggregate {
+    let games = variant.games_in(0..games);
+    let mut engine = Engine::new(&variant.rules);
+    let mut total = Aggregate::default();
+    for block in games.start / BLOCK..games.end.div_ceil(BLOCK) {
+        let mut a = Aggregate::default();
+        for g in (block * BLOCK).max(games.start)..((block + 1) * BLOCK).min(games.end) {
+            let id = GameSeed::new(seed, variant.seed_id, g);
+            let record = match &variant.deal {
+                Some(deal) => engine.play_deal(deal, id),
+                None => engine.play(id),
+            };
+            a.add(g, &record);
+        }
+        a.seal_block(block);
+        total.merge(&a);
     }
-    fn rows(&mut self, _: usize, _: &[GameRow]) -> Result<(), String> {
-        Ok(())
-    }
-    fn variant_done(&mut self, v: usize, a: Aggregate) -> Result<(), String> {
-        self.0[v] = Some(a);
-        Ok(())
-    }
+    total
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -39,43 +47,58 @@ fn scratch(name: &str) -> PathBuf {
 /// Plays `text` and writes the two files a report reads, as `warlab run` writes them.
 fn data_folder(dir: &Path, text: &str) -> PathBuf {
     let exp = Experiment::parse(Path::new("experiments/t.toml"), text).unwrap();
-    let mut sink = Collect(vec![None; exp.variants.len()]);
-    run(
-        &Plan {
-            experiment: &exp,
-            games: 0..exp.games,
-            seed: exp.seed,
-            rows: false,
-            threads: 2,
-        },
-        &mut sink,
-    )
-    .unwrap();
     let data = dir.join("data").join(&exp.name);
     std::fs::create_dir_all(&data).unwrap();
-    let variants: Vec<serde_json::Value> = exp
-        .variants
-        .iter()
-        .zip(sink.0)
-        .map(|(v, a)| serde_json::json!({ "variant": v.name, "aggregate": a.unwrap() }))
-        .collect();
+    let aggregates = AggregatesFile {
+        run: None,
+        variants: exp
+            .variants
+            .iter()
+            .map(|v| NamedAggregate {
+                aggregate: play(v, exp.seed, exp.games),
+                variant: v.name.clone(),
+            })
+            .collect(),
+    };
     std::fs::write(
         data.join("aggregates.json"),
-        serde_json::to_string(&serde_json::json!({ "variants": variants })).unwrap(),
+        serde_json::to_string(&aggregates).unwrap(),
     )
     .unwrap();
-    let manifest = serde_json::json!({
-        "experiment": exp.name, "description": exp.description, "file": "experiments/t.toml",
-        "file_hash": exp.text_hash(), "text": text, "warlab_version": "test", "seed": exp.seed,
-        "games_from": 0, "games_to": exp.games, "threads": 2, "started_utc": "2026-11-29T00:00:00Z",
-        "seconds": 1.0, "games_played": exp.games * exp.variants.len() as u64, "games_per_s": 1.0,
-        "variants_resumed": 0,
-        "variants": exp.variants.iter().map(|v| serde_json::json!({
-            "name": v.name, "seed_id": v.seed_id,
-            "rules": v.rules.options().to_pairs().iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    });
-    std::fs::write(data.join("manifest.json"), manifest.to_string()).unwrap();
+    let manifest = Manifest {
+        game: "war".into(),
+        experiment: exp.name.clone(),
+        description: exp.description.clone(),
+        file: "experiments/t.toml".into(),
+        file_hash: exp.text_hash(),
+        text: text.into(),
+        warlab_version: "test".into(),
+        seed: exp.seed,
+        games_from: 0,
+        games_to: exp.games,
+        games_per_variant: exp.games,
+        rows: false,
+        threads: 1,
+        started_utc: "2026-11-29T00:00:00Z".into(),
+        finished_utc: "2026-11-29T00:00:01Z".into(),
+        seconds: 1.0,
+        games_played: exp.games * exp.variants.len() as u64,
+        games_per_s: 1.0,
+        variants_resumed: 0,
+        merged_from: Vec::new(),
+        seed_scheme: String::new(),
+        summary_csv_fnv1a: String::new(),
+        variants: exp
+            .variants
+            .iter()
+            .map(|v| ManifestVariant::new(&v.name, v.seed_id, v.rules.options().to_pairs()))
+            .collect(),
+    };
+    std::fs::write(
+        data.join("manifest.json"),
+        serde_json::to_string(&manifest).unwrap(),
+    )
+    .unwrap();
     data
 }
 

@@ -15,8 +15,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use warlab_engine::{Engine, GameRecord, GameSeed, Rules};
 use warlab_experiment::{Experiment, RuleSet, Variant};
-
-use crate::aggregate::{Aggregate, Hist};
+use warlab_stats::Aggregate;
 
 /// A game the runner can play: War ([`Rules`]) or Casino War
 /// ([`warlab_casino::CasinoRules`]). A "game" of the plan is one War game or one Casino War
@@ -58,9 +57,10 @@ impl Game for Rules {
     }
 }
 
-/// Games per chunk: large enough that merging and scheduling cost nothing, small enough that a
-/// slow variant still splits over every core.
-pub const CHUNK: u64 = 4096;
+/// Games per chunk: one block of the aggregates' running counts ([`warlab_stats::BLOCK`]),
+/// so that a chunk fills exactly one block. Large enough that merging and scheduling cost
+/// nothing, small enough that a slow variant still splits over every core.
+pub const CHUNK: u64 = warlab_stats::BLOCK;
 
 /// Shard `i` of `n` (0-based) of a variant's `games`: whole chunks, contiguous, the same for
 /// every variant, so the shards in order are exactly the one-machine run. Shards beyond the
@@ -193,23 +193,7 @@ pub fn play_chunk(
             out.push(GameRow { game: g, record });
         }
     }
-    let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
-    let block_sums = |h: &Hist| {
-        let (sum, squares) = h.sums();
-        [h.count(), fit(sum), fit(squares)]
-    };
-    if aggregate.games > 0 {
-        let all = block_sums(&aggregate.battles);
-        aggregate.blocks.insert(block, all);
-    }
-    if let Some(u) = aggregate.unended.as_mut() {
-        for r in [&mut u.looped, &mut u.capped] {
-            if !r.battles.is_empty() {
-                let sums = block_sums(&r.battles);
-                r.blocks.insert(block, sums);
-            }
-        }
-    }
+    aggregate.seal_block(block);
     (aggregate, out)
 }
 

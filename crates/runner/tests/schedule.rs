@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use warlab_experiment::Experiment;
-use warlab_runner::{Aggregate, CHUNK, GameRow, Plan, Sink, run};
+use warlab_runner::{CHUNK, GameRow, Plan, Sink, run};
+use warlab_stats::Aggregate;
 
 /// Records every call, in order.
 #[derive(Default)]

@@ -168,6 +168,11 @@ impl<'de> Deserialize<'de> for Hist {
     }
 }
 
+/// Games per block of an aggregate's running counts (`blocks`: block `b` holds games
+/// `b·BLOCK .. (b+1)·BLOCK`), for the running mean of a run. The runner plays a block as one
+/// chunk.
+pub const BLOCK: u64 = 4096;
+
 /// Seats a game can have, and the outcome slot for "no winner".
 pub const SEATS: usize = 4;
 /// The outcome slot of games without a winner.
@@ -205,7 +210,7 @@ pub struct Aggregate {
     /// For each cycle period seen, the first game (lowest index) that looped with it: an
     /// example to replay with `warlab trace`.
     pub cycle_examples: BTreeMap<u64, u64>,
-    /// Battles per block of [`crate::CHUNK`] consecutive games (block = game / CHUNK), every
+    /// Battles per block of [`BLOCK`] consecutive games (block = game / BLOCK), every
     /// game as recorded: `[games, Σ battles, Σ battles²]`. (Absent from files of warlab before
     /// 0.1's runner kept it: read as empty.)
     #[serde(default)]
@@ -238,7 +243,7 @@ pub struct Recorded {
     pub cards: Hist,
     /// Lead changes per game.
     pub lead_changes: Hist,
-    /// `[games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games.
+    /// `[games, Σ battles, Σ battles²]` per block of [`BLOCK`] games.
     pub blocks: BTreeMap<u64, [u64; 3]>,
 }
 
@@ -271,7 +276,7 @@ pub struct Lengths {
     pub ended_cards: Hist,
     /// Lead changes in the games that ended.
     pub ended_lead_changes: Hist,
-    /// `[ended games, Σ battles, Σ battles²]` per block of [`crate::CHUNK`] games, for the
+    /// `[ended games, Σ battles, Σ battles²]` per block of [`BLOCK`] games, for the
     /// running mean of ended lengths.
     pub ended_blocks: BTreeMap<u64, [u64; 3]>,
     /// Battles played by each capped game (its length is known only to exceed this).
@@ -352,6 +357,29 @@ impl Aggregate {
             match r.end {
                 EndReason::Cycle => u.looped.add(r),
                 _ => u.capped.add(r),
+            }
+        }
+    }
+
+    /// Records the games counted so far as the running counts of block `block` (`blocks`, and
+    /// those of the looping and the capped games): call it once on the aggregate of one
+    /// block's games, before merging it.
+    pub fn seal_block(&mut self, block: u64) {
+        let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
+        let block_sums = |h: &Hist| {
+            let (sum, squares) = h.sums();
+            [h.count(), fit(sum), fit(squares)]
+        };
+        if self.games > 0 {
+            let all = block_sums(&self.battles);
+            self.blocks.insert(block, all);
+        }
+        if let Some(u) = self.unended.as_mut() {
+            for r in [&mut u.looped, &mut u.capped] {
+                if !r.battles.is_empty() {
+                    let sums = block_sums(&r.battles);
+                    r.blocks.insert(block, sums);
+                }
             }
         }
     }

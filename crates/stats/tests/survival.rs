@@ -1,42 +1,19 @@
-//! The Kaplan–Meier curve and restricted mean from a run's exact counts against a naive
-//! computation from its per-game rows: a small deck under seat order with a low safety cap, so
+//! The Kaplan–Meier curve and restricted mean from exact counts against a naive computation
+//! from the per-game records: a small deck under seat order with a low safety cap, so
 //! that games end, loop and are capped.
 
-use std::path::Path;
+use warlab_engine::{EndReason, Engine, GameRecord, GameSeed, RuleOptions, Rules};
+use warlab_stats::Aggregate;
+use warlab_stats::survival::KaplanMeier;
 
-use warlab_engine::EndReason;
-use warlab_experiment::Experiment;
-use warlab_report::survival::KaplanMeier;
-use warlab_runner::{Aggregate, GameRow, Plan, Sink, run};
-
-#[derive(Default)]
-struct Collect {
-    rows: Vec<GameRow>,
-    agg: Option<Aggregate>,
-}
-
-impl Sink for Collect {
-    type Error = String;
-    fn is_done(&self, _: usize) -> bool {
-        false
-    }
-    fn rows(&mut self, _: usize, rows: &[GameRow]) -> Result<(), String> {
-        self.rows.extend_from_slice(rows);
-        Ok(())
-    }
-    fn variant_done(&mut self, _: usize, a: Aggregate) -> Result<(), String> {
-        self.agg = Some(a);
-        Ok(())
-    }
-}
-
-/// `(length or None for a loop, ended?)` per game, as the rows say.
-fn observations(rows: &[GameRow]) -> Vec<(Option<u64>, bool)> {
-    rows.iter()
-        .map(|r| match r.record.end {
+/// `(length or None for a loop, ended?)` per game, as the records say.
+fn observations(records: &[GameRecord]) -> Vec<(Option<u64>, bool)> {
+    records
+        .iter()
+        .map(|r| match r.end {
             EndReason::Cycle => (None, false),
-            EndReason::Capped => (Some(r.record.battles), false),
-            _ => (Some(r.record.battles), true),
+            EndReason::Capped => (Some(r.battles), false),
+            _ => (Some(r.battles), true),
         })
         .collect()
 }
@@ -64,27 +41,28 @@ fn naive(obs: &[(Option<u64>, bool)], n: u64) -> (f64, f64) {
 }
 
 #[test]
-fn kaplan_meier_from_counts_equals_the_naive_product_over_rows() {
-    let exp = Experiment::parse(
-        Path::new("t.toml"),
-        "name = \"t\"\ngames = 3000\nrows = true\n[rules]\ndeck = \"custom\"\nranks = 6\nsuits = 2\n\
-         pickup = \"seat\"\nwar_down = 1\nsafety_cap = 60\n",
-    )
-    .unwrap();
-    let mut sink = Collect::default();
-    run(
-        &Plan {
-            experiment: &exp,
-            games: 0..3000,
-            seed: 11,
-            rows: true,
-            threads: 2,
-        },
-        &mut sink,
-    )
-    .unwrap();
-    let a = sink.agg.unwrap();
-    let obs = observations(&sink.rows);
+fn kaplan_meier_from_counts_equals_the_naive_product_over_records() {
+    let mut options = RuleOptions::default();
+    for (key, value) in [
+        ("deck", "custom"),
+        ("ranks", "6"),
+        ("suits", "2"),
+        ("pickup", "seat"),
+        ("war_down", "1"),
+        ("safety_cap", "60"),
+    ] {
+        options.set(key, value).unwrap();
+    }
+    let mut engine = Engine::new(&Rules::new(options).unwrap());
+    let mut a = Aggregate::default();
+    let records: Vec<GameRecord> = (0..3000)
+        .map(|g| {
+            let r = engine.play(GameSeed::new(11, 0, g));
+            a.add(g, &r);
+            r
+        })
+        .collect();
+    let obs = observations(&records);
     let (loops, capped) = (a.ended(EndReason::Cycle), a.ended(EndReason::Capped));
     assert!(loops > 0 && capped > 0, "loops {loops}, capped {capped}");
     let l = a.lengths().unwrap();

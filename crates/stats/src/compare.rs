@@ -12,8 +12,9 @@
 //!   about it, and the local slopes between neighbouring points.
 
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
-use warlab_runner::summary::{wilson, z975};
-use warlab_runner::{Hist, mean_estimate, t975_f};
+
+use crate::aggregate::Hist;
+use crate::summary::{mean_estimate, t975_f, wilson, z975};
 
 /// One variant against the baseline.
 #[derive(Clone, Copy, Debug, PartialEq)]

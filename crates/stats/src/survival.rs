@@ -13,8 +13,8 @@
 //! looping game contributes τ. Its variance is Greenwood's, as in Klein & Moeschberger (2003,
 //! §4.5): `Σ_{t<τ} A_t² d_t / (r_t (r_t − d_t))` with `A_t = Σ_{t≤n<τ} S(n)`.
 
-use warlab_runner::Hist;
-use warlab_runner::summary::z975;
+use crate::aggregate::Hist;
+use crate::summary::z975;
 
 /// `P(T > n)` just after the games that ended at `n`.
 #[derive(Clone, Copy, Debug, PartialEq)]
