@@ -15,6 +15,9 @@
 //!
 //! Money is counted in half-chips inside, so that a surrender (half the bet) stays exact.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod exact;
 mod rules;
 mod session;

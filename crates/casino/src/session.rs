@@ -24,6 +24,7 @@ pub enum HandResult {
 }
 
 impl HandResult {
+    /// Every result, in the order of the data files' counts.
     pub const ALL: [HandResult; 6] = [
         HandResult::Win,
         HandResult::Loss,
@@ -33,6 +34,7 @@ impl HandResult {
         HandResult::WarLost,
     ];
 
+    /// The name the data files use.
     pub fn name(self) -> &'static str {
         match self {
             HandResult::Win => "win",
@@ -48,6 +50,7 @@ impl HandResult {
 /// One hand: its cards' outcome and what it paid, per chip of the bet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
+    /// How the hand came out.
     pub result: HandResult,
     /// The first two cards tied (the tie bet wins).
     pub tie: bool,
@@ -60,6 +63,7 @@ pub struct Hand {
     pub cards: u8,
     /// The player's and the dealer's card, then their war cards (when there was a war).
     pub shown: [u8; 2],
+    /// The player's and the dealer's war card, after a tie the player took to war.
     pub war: Option<[u8; 2]>,
     /// The hand was the first from a freshly shuffled shoe (always, for an infinite deck).
     pub fresh: bool,
@@ -79,6 +83,7 @@ pub enum SessionEnd {
 }
 
 impl SessionEnd {
+    /// Every ending, in the order of the data files' counts.
     pub const ALL: [SessionEnd; 4] = [
         SessionEnd::Ruin,
         SessionEnd::Target,
@@ -86,6 +91,7 @@ impl SessionEnd {
         SessionEnd::Capped,
     ];
 
+    /// The name the data files use.
     pub fn name(self) -> &'static str {
         match self {
             SessionEnd::Ruin => "ruin",
@@ -99,7 +105,9 @@ impl SessionEnd {
 /// One session's statistics. Money is in half-chips.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SessionRecord {
+    /// Hands played.
     pub hands: u64,
+    /// How the session ended (`None` while it is still being played).
     pub end: Option<SessionEnd>,
     /// Bankroll at the end, in half-chips.
     pub final_bankroll: i64,
@@ -200,6 +208,7 @@ macro_rules! with_shoe {
 }
 
 impl Table {
+    /// A table for `rules`, its shoe and loop set up once.
     pub fn new(rules: &CasinoRules) -> Table {
         Table {
             rules: rules.clone(),
@@ -218,6 +227,7 @@ impl Table {
         }
     }
 
+    /// The rules the table plays.
     pub fn rules(&self) -> &CasinoRules {
         &self.rules
     }

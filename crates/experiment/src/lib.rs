@@ -39,8 +39,9 @@ pub const GAMES: &[&str] = &["war", "casino-war"];
 /// every variant keeps a part file while it runs and a row in every table.
 pub const MAX_VARIANTS: usize = 100_000;
 
-/// At most this many games per variant. A variant's aggregate keeps one record per 4096
-/// games (about 100 MB at this bound), and game ranges stay far from `u64` overflow.
+/// At most this many games per variant. A variant's aggregate keeps one record per block of
+/// games (`warlab_stats::BLOCK`; about 100 MB at this bound), and game ranges stay far from
+/// `u64` overflow.
 pub const MAX_GAMES: u64 = 10_000_000_000;
 
 /// An experiment file (or a rule file) is at most this many bytes; anything larger is not one.
