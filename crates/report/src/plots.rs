@@ -108,6 +108,8 @@ const CONTEXT: RGBColor = RGBColor(205, 205, 205);
 /// one panel when they fit in colour, else up to [`MAX_PANELS`] of [`PER_PANEL`].
 pub fn panels(n: usize) -> (Vec<Range<usize>>, usize, usize) {
     if n <= PER_PANEL + 2 {
+        // One group of every series: a list of one range is what is meant.
+        #[allow(clippy::single_range_in_vec_init)]
         return (vec![0..n], 1, 1);
     }
     let count = n.div_ceil(PER_PANEL).min(MAX_PANELS);
