@@ -9,11 +9,11 @@ use statrs::distribution::{ContinuousCDF, Normal};
 use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
 use warlab_stats::compare::holm;
+use warlab_stats::files::{Manifest, ManifestVariant};
 use warlab_stats::{CasinoAggregate, Estimate, exact_values, mean_estimate, wilson};
 
 use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
-use warlab_stats::files::Manifest;
 
 /// One variant as the Casino War report sees it.
 pub(crate) struct CasinoRow {
@@ -23,13 +23,10 @@ pub(crate) struct CasinoRow {
     pub agg: CasinoAggregate,
 }
 
-/// The rule set a manifest lists as `name=value` pairs.
-pub(crate) fn rules_from_pairs(pairs: &[String]) -> Result<CasinoRules> {
+/// The rule set a manifest's variant lists as `name=value` pairs.
+pub(crate) fn rules_of(variant: &ManifestVariant) -> Result<CasinoRules> {
     let mut o = CasinoOptions::default();
-    for p in pairs {
-        let (k, v) = p
-            .split_once('=')
-            .ok_or_else(|| anyhow!("`{p}` is not name=value"))?;
+    for (k, v) in variant.options().map_err(|e| anyhow!(e))? {
         o.set(k, v).map_err(|e| anyhow!("{e}"))?;
     }
     CasinoRules::new(o).map_err(|e| anyhow!("{e}"))

@@ -30,7 +30,6 @@ use anyhow::{Context, Result, bail};
 use warlab_experiment::{Experiment, check_name};
 use warlab_folders::{FolderLock, refused, replace_dir};
 use warlab_stats::Aggregate;
-
 use warlab_stats::files::Manifest;
 
 use crate::input::{played_experiment, played_variant, read_aggregates};
@@ -88,9 +87,9 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
             Ok(Row {
                 name: a.variant,
                 rules: m
-                    .rules
-                    .iter()
-                    .filter_map(|r| r.split_once('='))
+                    .options()
+                    .map_err(|e| refused(format!("{}: {e}", manifest_path.display())))?
+                    .into_iter()
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect(),
                 settings: v.settings.clone(),
@@ -125,7 +124,7 @@ fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Re
                 settings: played_variant(&manifest_path, &exp, &a.variant)?
                     .settings
                     .clone(),
-                rules: casino::rules_from_pairs(&m.rules)
+                rules: casino::rules_of(m)
                     .with_context(|| format!("variant `{}` in the manifest", m.name))?,
                 name: a.variant,
                 agg: a.aggregate,

@@ -152,6 +152,22 @@ impl ManifestVariant {
                 .collect(),
         }
     }
+
+    /// The rule options back as `(name, value)` pairs, split at each entry's first `=` (values
+    /// may hold `=`, as war-size tables do); an entry without one is an error naming it.
+    pub fn options(&self) -> Result<Vec<(&str, &str)>, String> {
+        self.rules
+            .iter()
+            .map(|r| {
+                r.split_once('=').ok_or_else(|| {
+                    format!(
+                        "variant `{}`: rule `{r}` is not name=value; the manifest was edited",
+                        self.name
+                    )
+                })
+            })
+            .collect()
+    }
 }
 
 impl Manifest {
@@ -188,4 +204,28 @@ pub struct NamedAggregate<A> {
     pub aggregate: A,
     /// The variant's name.
     pub variant: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ManifestVariant;
+
+    #[test]
+    fn options_split_at_the_first_equals_sign() {
+        let v = ManifestVariant::new("v", 1, [("war_down", "J=1,Q=2"), ("pickup", "seat")]);
+        assert_eq!(
+            v.options().unwrap(),
+            [("war_down", "J=1,Q=2"), ("pickup", "seat")]
+        );
+        let edited = ManifestVariant {
+            rules: vec!["pickup".into()],
+            ..v
+        };
+        assert!(
+            edited
+                .options()
+                .unwrap_err()
+                .contains("`pickup` is not name=value")
+        );
+    }
 }
