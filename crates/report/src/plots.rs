@@ -537,6 +537,12 @@ impl Plot for Boxes {
                 String::new()
             }
         };
+        let mesh = Mesh {
+            x_desc,
+            y_labels: n,
+            y_label: &y_label,
+            label_size,
+        };
         if log {
             let mut chart = builder
                 .build_cartesian_2d(
@@ -546,48 +552,45 @@ impl Plot for Boxes {
                     -0.5..(n as f64 - 0.5),
                 )
                 .map_err(err)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .y_labels(n)
-                .y_label_formatter(&y_label)
-                .y_label_style((FONT, label_size))
-                .x_label_style((FONT, 14))
-                .disable_y_mesh()
-                .light_line_style(WHITE)
-                .draw()
-                .map_err(err)?;
-            draw_boxes(&mut chart, &self.rows)
+            draw_boxes(&mut chart, &mesh, &self.rows)
         } else {
             let mut chart = builder
                 .build_cartesian_2d(0.0..xmax, -0.5..(n as f64 - 0.5))
                 .map_err(err)?;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .y_labels(n)
-                .y_label_formatter(&y_label)
-                .y_label_style((FONT, label_size))
-                .x_label_style((FONT, 14))
-                .disable_y_mesh()
-                .light_line_style(WHITE)
-                .draw()
-                .map_err(err)?;
-            draw_boxes(&mut chart, &self.rows)
+            draw_boxes(&mut chart, &mesh, &self.rows)
         }
     }
 }
 
-/// One box per row, at y = its index.
+/// The axes of a box figure: lengths along x, one labelled row per variant.
+struct Mesh<'l> {
+    x_desc: String,
+    y_labels: usize,
+    y_label: &'l dyn Fn(&f64) -> String,
+    label_size: u32,
+}
+
+/// The axes, then one box per row, at y = its index.
 fn draw_boxes<'a, DB: DrawingBackend + 'a, X>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+    mesh: &Mesh<'_>,
     rows: &[(String, [f64; 5], f64)],
 ) -> Result<(), String>
 where
-    X: Ranged<ValueType = f64>,
+    X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
 {
+    chart
+        .configure_mesh()
+        .x_desc(mesh.x_desc.clone())
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_labels(mesh.y_labels)
+        .y_label_formatter(mesh.y_label)
+        .y_label_style((FONT, mesh.label_size))
+        .x_label_style((FONT, 14))
+        .disable_y_mesh()
+        .light_line_style(WHITE)
+        .draw()
+        .map_err(err)?;
     for (i, (_, q, mean)) in rows.iter().enumerate() {
         let y = i as f64;
         let col = color(0);
