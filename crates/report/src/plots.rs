@@ -101,6 +101,13 @@ fn color(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// Other variants' curves drawn in grey behind a panel's own, at most.
+const CONTEXT_CURVES: usize = 60;
+/// Steps of a grey curve, at most; a panel's own curves keep up to `OWN_POINTS`.
+const CONTEXT_POINTS: usize = 300;
+/// Steps of a curve in colour, at most: more than a figure's width shows.
+const OWN_POINTS: usize = 3000;
+
 /// The colour of series drawn as context behind a panel's own.
 const CONTEXT: RGBColor = RGBColor(205, 205, 205);
 
@@ -116,8 +123,8 @@ pub fn panels(n: usize) -> (Vec<Range<usize>>, usize, usize) {
     let groups = (0..count)
         .map(|g| g * PER_PANEL..((g + 1) * PER_PANEL).min(n))
         .collect();
-    let cols = if count > 4 { 3 } else { 2 };
-    (groups, count.div_ceil(cols), cols)
+    // Two columns: a panel needs its width for a legend of whole variant names.
+    (groups, count.div_ceil(2), 2)
 }
 
 /// The size of a figure of `n` series: small multiples get 330 px per row of panels.
@@ -153,7 +160,7 @@ fn legend_column<DB: DrawingBackend>(
     }
     let (w, _) = area.dim_in_pixel();
     let longest = keys.iter().map(|k| k.0.chars().count()).max().unwrap_or(0) as u32;
-    let width = (longest * 7 + 44).clamp(90, w * 3 / 10);
+    let width = (longest * 7 + 44).clamp(90, w * 2 / 5);
     let (plot, side) = area.split_horizontally(w - width);
     let fits = ((width - 40) / 7) as usize;
     for (i, (name, col)) in keys.iter().enumerate() {
@@ -431,6 +438,14 @@ impl Survival {
             .clone()
             .map(|i| (self.series[i].name.clone(), color(i - group.start)))
             .collect();
+        // The panel's x range is its own curves' (the grey ones run off its edge): a panel of
+        // short games next to one of long games would otherwise be a sliver at zero.
+        let own = self.series[group.clone()]
+            .iter()
+            .flat_map(|c| c.steps.iter().map(|p| p.0))
+            .max()
+            .map_or(xmax, |m| (m as f64 * 1.02).max(1.0));
+        let xmax = own.min(xmax);
         let plot = legend_column(area, &keys)?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(12)
@@ -449,16 +464,31 @@ impl Survival {
             .light_line_style(WHITE)
             .draw()
             .map_err(err)?;
-        let others = (0..self.series.len()).filter(|i| !group.contains(i));
+        // The grey context is bounded whatever the number of variants: at most
+        // `CONTEXT_CURVES` of the others, evenly spread, each thinned to a few hundred points.
+        let others: Vec<usize> = (0..self.series.len())
+            .filter(|i| !group.contains(i))
+            .collect();
+        let stride = others.len().div_ceil(CONTEXT_CURVES).max(1);
         let drawn = others
-            .map(|i| (i, CONTEXT, 1))
-            .chain(group.clone().map(|i| (i, color(i - group.start), 2)));
-        for (i, col, width) in drawn {
+            .into_iter()
+            .step_by(stride)
+            .map(|i| (i, CONTEXT, 1, CONTEXT_POINTS))
+            .chain(
+                group
+                    .clone()
+                    .map(|i| (i, color(i - group.start), 2, OWN_POINTS)),
+            );
+        for (i, col, width, most) in drawn {
             let c = &self.series[i];
             // A step function: the share stays until the next length.
             let mut pts = vec![(0.0, 1.0)];
             let mut last = 1.0;
-            for &(n, p) in &c.steps {
+            let step = c.steps.len().div_ceil(most).max(1);
+            for (k, &(n, p)) in c.steps.iter().enumerate() {
+                if k % step != 0 && k + 1 != c.steps.len() {
+                    continue;
+                }
                 pts.push((n as f64, last));
                 if p > 0.0 {
                     pts.push((n as f64, p));

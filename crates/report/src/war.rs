@@ -96,7 +96,8 @@ pub(crate) fn write_report(
         "Kaplan–Meier survival curves P(length > n) of all variants, log y-axis: the tails \
          compared. A looping game never ends, so a curve with loops stops falling and levels \
          off (dashed) at the share of games that never end; a capped game is right-censored \
-         at the cap (counted as running up to it, and not after)",
+         at the cap (counted as running up to it, and not after). More than 8 variants are \
+         drawn in panels of 6, each over the other variants in grey",
     )?;
     if rows.len() >= 2 {
         let lengths: Vec<(&str, &Lengths)> = rows
@@ -933,7 +934,6 @@ fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Res
             );
         }
         if !line.is_empty() {
-            let band = if rows.len() <= 6 { band } else { Vec::new() };
             series.push((r.name.clone(), line, band));
         }
     }
@@ -953,8 +953,8 @@ fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Res
             },
             &format!(
                 "Running mean length of the games that ended, in % of the final mean, against \
-                 games played (bands: 95 % CI, drawn for up to 6 variants); it settles as the \
-                 sample grows.{}",
+                 games played (bands: 95 % CI; more than 8 variants are drawn in panels of 6); \
+                 it settles as the sample grows.{}",
                 unended_note(&all)
             ),
         )?;

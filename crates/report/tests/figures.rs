@@ -1,0 +1,151 @@
+//! Every figure kind drawn for degenerate and large inputs: no panic, a bounded picture.
+
+use std::path::{Path, PathBuf};
+
+use warlab_report::plots::{
+    AxisMeans, BandedLine, Boxes, Curve, Lines, MAX_PANELS, PER_PANEL, Plot, Survival, save,
+};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warlab-figures-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Draws `plot` as `stem` and checks both files: the PNG at the figure's size, the SVG whole
+/// and not larger than `max_svg` bytes.
+fn check(dir: &Path, stem: &str, plot: &impl Plot, max_svg: u64) {
+    save(plot, dir, stem).unwrap_or_else(|e| panic!("{stem}: {e:#}"));
+    let png = std::fs::read(dir.join(format!("{stem}.png"))).unwrap();
+    let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((w, h), plot.size(), "{stem}.png");
+    assert!(
+        h <= 60 + 330 * MAX_PANELS.div_ceil(2) as u32,
+        "{stem}: {h} px tall"
+    );
+    let svg = dir.join(format!("{stem}.svg"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.trim_end().ends_with("</svg>"),
+        "{stem}.svg is complete"
+    );
+    let bytes = std::fs::metadata(&svg).unwrap().len();
+    assert!(bytes <= max_svg, "{stem}.svg is {bytes} bytes");
+}
+
+fn curve(i: usize, longest: u64) -> Curve {
+    let steps = (1..=longest)
+        .map(|n| (n, (1.0 - n as f64 / (longest + 1) as f64) * 0.999))
+        .collect();
+    Curve {
+        name: format!("variant {i}"),
+        steps,
+        plateau: (i % 3 == 0).then_some(0.01),
+    }
+}
+
+#[test]
+fn survival_of_one_game_one_variant_only_loops_and_a_thousand_variants() {
+    let dir = scratch("survival");
+    let survival = |series| Survival {
+        title: "t".into(),
+        unit: "battles".into(),
+        series,
+    };
+    check(&dir, "one-game", &survival(vec![curve(1, 1)]), 200_000);
+    let only_loops = Curve {
+        name: "loops".into(),
+        steps: Vec::new(),
+        plateau: Some(1.0),
+    };
+    check(&dir, "only-loops", &survival(vec![only_loops]), 200_000);
+    check(&dir, "none", &survival(Vec::new()), 200_000);
+    let fifty: Vec<Curve> = (0..50).map(|i| curve(i, 10 + 20 * i as u64)).collect();
+    let plot = survival(fifty);
+    assert_eq!(plot.size().1, 60 + 330 * 4);
+    check(&dir, "fifty", &plot, 6_000_000);
+    // A thousand variants: the figure shows a bounded subset and says so.
+    let thousand: Vec<Curve> = (0..1000).map(|i| curve(i, 5000)).collect();
+    check(&dir, "thousand", &survival(thousand), 8_000_000);
+    assert_eq!(PER_PANEL * MAX_PANELS, 48);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn lines_boxes_and_axis_means_at_the_edges() {
+    let dir = scratch("others");
+    let line = |i: usize, points: usize| -> BandedLine {
+        let pts: Vec<(f64, f64)> = (0..points).map(|k| (k as f64, (k * i) as f64)).collect();
+        let band = pts.iter().map(|&(x, y)| (x, y - 1.0, y + 1.0)).collect();
+        (format!("line {i}"), pts, band)
+    };
+    for (stem, series) in [
+        ("lines-one-point", vec![line(1, 1)]),
+        ("lines-empty", Vec::new()),
+        ("lines-fifty", (0..50).map(|i| line(i, 100)).collect()),
+        ("lines-thousand", (0..1000).map(|i| line(i, 3)).collect()),
+    ] {
+        let plot = Lines {
+            title: "t".into(),
+            x_desc: "x".into(),
+            y_desc: "y".into(),
+            series,
+            y_range: Some(-10.0..10.0),
+        };
+        check(&dir, stem, &plot, 20_000_000);
+    }
+    for (stem, rows) in [
+        ("boxes-one", vec![("a".to_string(), [1.0; 5], 1.0)]),
+        (
+            "boxes-decades",
+            vec![
+                ("short".to_string(), [2.0, 3.0, 4.0, 5.0, 6.0], 4.0),
+                ("long".to_string(), [900.0, 2e3, 5e3, 9e3, 3e4], 6e3),
+            ],
+        ),
+    ] {
+        let plot = Boxes {
+            title: "t".into(),
+            unit: "battles".into(),
+            rows,
+        };
+        check(&dir, stem, &plot, 2_000_000);
+    }
+    for (stem, log_log, series) in [
+        (
+            "means-one",
+            false,
+            vec![("a".to_string(), vec![(2.0, 5.0, 4.0, 6.0)])],
+        ),
+        (
+            "means-log",
+            true,
+            vec![(
+                "a".to_string(),
+                (2..30)
+                    .map(|n| {
+                        (
+                            f64::from(n),
+                            f64::from(n * n),
+                            0.9 * f64::from(n * n),
+                            1.1 * f64::from(n * n),
+                        )
+                    })
+                    .collect(),
+            )],
+        ),
+    ] {
+        let plot = AxisMeans {
+            title: "t".into(),
+            axis: "players".into(),
+            y_desc: "mean".into(),
+            series,
+            fit: None,
+            log_log,
+        };
+        check(&dir, stem, &plot, 2_000_000);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
