@@ -132,7 +132,7 @@ pub(crate) fn write_report(
     running_means(&mut md, dir, m, rows)?;
 
     md.push_str("## Histograms\n\n");
-    for r in rows {
+    for r in per_variant(&mut md, rows.iter().collect(), "length histograms") {
         let Some(l) = r.lengths() else {
             continue;
         };
@@ -769,7 +769,11 @@ fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()>
         );
     }
     md.push('\n');
-    for r in rows.iter().filter(|r| r.agg.ended(EndReason::Cycle) > 0) {
+    let looping = rows
+        .iter()
+        .filter(|r| r.agg.ended(EndReason::Cycle) > 0)
+        .collect();
+    for r in per_variant(md, looping, "loop figures") {
         let stem = format!("cycles-{}", slug(&r.name));
         show(
             md,
@@ -848,7 +852,7 @@ fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
         );
     }
     md.push('\n');
-    for r in flagged.iter().take(8) {
+    for r in per_variant(md, flagged, "parity figures") {
         let Some(l) = r.lengths() else {
             continue;
         };
@@ -962,4 +966,26 @@ fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Res
     md.push_str(&table);
     md.push('\n');
     Ok(())
+}
+
+/// Variants that get figures of their own, at most.
+const PER_VARIANT_FIGURES: usize = 24;
+
+/// The first [`PER_VARIANT_FIGURES`] of `rows` (in experiment order), with a sentence in the
+/// report when there are more: a report of a thousand variants stays a readable size, and says
+/// which figures it left out.
+fn per_variant<'r>(
+    md: &mut String,
+    rows: Vec<&'r Row>,
+    what: &str,
+) -> impl Iterator<Item = &'r Row> + use<'r> {
+    let n = rows.len();
+    if n > PER_VARIANT_FIGURES {
+        let _ = writeln!(
+            md,
+            "There are {what} for the first {PER_VARIANT_FIGURES} of these {n} variants (in \
+             experiment order); the data files hold every variant's counts.\n"
+        );
+    }
+    rows.into_iter().take(PER_VARIANT_FIGURES)
 }

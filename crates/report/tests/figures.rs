@@ -42,7 +42,7 @@ fn curve(i: usize, longest: u64) -> Curve {
     Curve {
         name: format!("variant {i}"),
         steps,
-        plateau: (i % 3 == 0).then_some(0.01),
+        plateau: i.is_multiple_of(3).then_some(0.01),
     }
 }
 

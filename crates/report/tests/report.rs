@@ -369,3 +369,31 @@ fn a_failed_report_leaves_the_old_one_whole() {
         "no half-built report left"
     );
 }
+
+#[test]
+fn a_report_of_many_variants_draws_figures_for_a_stated_few() {
+    let dir = scratch("many");
+    let sizes: Vec<String> = (0..30).map(|n| n.to_string()).collect();
+    let text = format!(
+        "name = \"many\"\ndescription = \"many variants\"\ngames = 200\nseed = 3\n\
+         [sweep]\nwar_down = [{}]\n",
+        sizes.join(", ")
+    );
+    let data = data_folder(&dir, &text);
+    let out = build(&data, &dir.join("reports")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let hists = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name();
+            let name = name.to_str().unwrap();
+            name.starts_with("hist-") && name.ends_with(".png")
+        })
+        .count();
+    assert_eq!(hists, 24);
+    assert!(
+        md.contains("There are length histograms for the first 24 of these 30 variants"),
+        "{md}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
