@@ -274,26 +274,32 @@ impl Plot for LengthHist {
             })
             .map_or(0, |v| v.0);
         let shown: Vec<(u64, u64)> = self.values.iter().copied().filter(|v| v.0 <= cut).collect();
-        let bins = bin(&shown, 120);
+        // A bin of whole lengths l..r covers [l − ½, r − ½): a marker at a length then sits in
+        // the middle of its bar, and the first length is not on the axis.
+        let bins: Vec<(f64, f64, u64)> = bin(&shown, 120)
+            .into_iter()
+            .map(|(l, r, n)| (l - 0.5, r - 0.5, n))
+            .collect();
+        let width = bins.first().map_or(1.0, |b| b.1 - b.0);
         let xmax = bins.last().map_or(1.0, |b| b.1);
         let xmin = bins.first().map_or(0.0, |b| b.0);
         let share = |c: u64| c as f64 / total.max(1) as f64;
         let ymax = bins.iter().map(|b| share(b.2)).fold(0.0, f64::max) * 1.1;
-        let mut c = ChartBuilder::on(root);
-        c.caption(&self.title, TITLE)
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(80);
-        let bars = bins.iter().map(|&(l, r, n)| {
-            Rectangle::new(
-                [(l, share(n).max(1e-9)), (r, 0.0)],
-                color(0).mix(0.55).filled(),
-            )
-        });
+        let root = root.titled(&self.title, TITLE).map_err(err)?;
         let marks = [
             (self.mean, RED, format!("mean {:.1}", self.mean)),
             (self.median, BLACK, format!("median {:.0}", self.median)),
         ];
+        let keys: Vec<(String, RGBColor)> = marks.iter().map(|m| (m.2.clone(), m.1)).collect();
+        let plot = legend_column(&root, &keys)?;
+        let mut c = ChartBuilder::on(&plot);
+        c.margin(12).x_label_area_size(45).y_label_area_size(80);
+        let x_desc = if width > 1.0 {
+            format!("{} (bins of {width:.0})", self.unit)
+        } else {
+            format!("{} (one bar per length)", self.unit)
+        };
+        let bar = color(0).mix(0.55).filled();
         if self.log_y {
             let floor = bins
                 .iter()
@@ -301,72 +307,64 @@ impl Plot for LengthHist {
                 .map(|b| share(b.2))
                 .fold(1.0, f64::min)
                 / 2.0;
+            let top = ymax.max(floor * 10.0);
             let mut chart = c
-                .build_cartesian_2d(xmin..xmax, (floor..ymax.max(floor * 10.0)).log_scale())
+                .build_cartesian_2d(
+                    xmin..xmax,
+                    (floor..top)
+                        .log_scale()
+                        .with_key_points(log_ticks(floor, top)),
+                )
                 .map_err(err)?;
             chart
                 .configure_mesh()
-                .x_desc(self.unit.clone())
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_desc(x_desc)
+                .x_labels(x_ticks(&plot))
+                .x_label_formatter(&|v| whole_tick(*v))
+                .y_label_formatter(&|v| prob_tick(*v))
                 .y_desc("share of games (log scale)")
                 .label_style((FONT, 14))
+                .light_line_style(WHITE)
                 .draw()
                 .map_err(err)?;
             chart
-                .draw_series(bins.iter().filter(|b| b.2 > 0).map(|&(l, r, n)| {
-                    Rectangle::new([(l, share(n)), (r, floor)], color(0).mix(0.55).filled())
-                }))
+                .draw_series(
+                    bins.iter()
+                        .filter(|b| b.2 > 0)
+                        .map(|&(l, r, n)| Rectangle::new([(l, share(n)), (r, floor)], bar)),
+                )
                 .map_err(err)?;
-            for (x, col, label) in marks {
+            for (x, col, _) in marks {
                 chart
-                    .draw_series(LineSeries::new(
-                        [(x, floor), (x, ymax)],
-                        col.stroke_width(2),
-                    ))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| {
-                        PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2))
-                    });
+                    .draw_series(LineSeries::new([(x, floor), (x, top)], col.stroke_width(2)))
+                    .map_err(err)?;
             }
-            legend(&mut chart)?;
         } else {
             let mut chart = c.build_cartesian_2d(xmin..xmax, 0.0..ymax).map_err(err)?;
             chart
                 .configure_mesh()
-                .x_desc(self.unit.clone())
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_desc(x_desc)
+                .x_labels(x_ticks(&plot))
+                .x_label_formatter(&|v| whole_tick(*v))
                 .y_desc("share of games")
                 .label_style((FONT, 14))
+                .light_line_style(WHITE)
                 .draw()
                 .map_err(err)?;
-            chart.draw_series(bars).map_err(err)?;
-            for (x, col, label) in marks {
+            chart
+                .draw_series(
+                    bins.iter()
+                        .map(|&(l, r, n)| Rectangle::new([(l, share(n)), (r, 0.0)], bar)),
+                )
+                .map_err(err)?;
+            for (x, col, _) in marks {
                 chart
                     .draw_series(LineSeries::new([(x, 0.0), (x, ymax)], col.stroke_width(2)))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| {
-                        PathElement::new([(x, y), (x + 20, y)], col.stroke_width(2))
-                    });
+                    .map_err(err)?;
             }
-            legend(&mut chart)?;
         }
         Ok(())
     }
-}
-
-fn legend<'a, DB: DrawingBackend + 'a, X: Ranged, Y: Ranged>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-) -> Result<(), String> {
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)
 }
 
 /// One survival curve: `(n, P(length > n))` at every length where it falls.
@@ -812,33 +810,75 @@ impl Plot for TwoHists {
         let root = root.titled(&self.title, TITLE).map_err(err)?;
         let halves = root.split_evenly((1, 2));
         for (area, (label, values)) in halves.iter().zip(&self.panels) {
-            let bins = bin(values, 40);
+            // Whole values l..r as the interval [l − ½, r − ½), as in the length histogram.
+            let bins: Vec<(f64, f64, u64)> = bin(values, 40)
+                .into_iter()
+                .map(|(l, r, n)| (l - 0.5, r - 0.5, n))
+                .collect();
             let (x0, x1) = (
-                bins.first().map_or(0.0, |b| b.0),
-                bins.last().map_or(1.0, |b| b.1),
+                bins.first().map_or(-0.5, |b| b.0),
+                bins.last().map_or(0.5, |b| b.1),
             );
-            let ymax = bins.iter().map(|b| b.2).max().unwrap_or(1) as f64 * 1.1;
-            let mut chart = ChartBuilder::on(area)
-                .margin(15)
-                .x_label_area_size(45)
-                .y_label_area_size(60)
-                .build_cartesian_2d(x0..x1.max(x0 + 1.0), 0.0..ymax.max(1.0))
-                .map_err(err)?;
-            chart
-                .configure_mesh()
-                .x_desc(label.clone())
-                .x_labels(6)
-                .x_label_formatter(&|v| format!("{v:.0}"))
-                .y_label_formatter(&|v| format!("{v:.0}"))
-                .y_desc("games")
-                .label_style((FONT, 13))
-                .draw()
-                .map_err(err)?;
-            chart
-                .draw_series(bins.iter().map(|&(l, r, n)| {
-                    Rectangle::new([(l, n as f64), (r, 0.0)], color(1).mix(0.6).filled())
-                }))
-                .map_err(err)?;
+            let top = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1) as f64;
+            let least = bins
+                .iter()
+                .map(|b| b.2)
+                .filter(|n| *n > 0)
+                .min()
+                .unwrap_or(1) as f64;
+            let mut c = ChartBuilder::on(area);
+            c.margin(15).x_label_area_size(45).y_label_area_size(60);
+            let bar = color(1).mix(0.6).filled();
+            // Counts that span decades (one period in most loops) go on a log axis, where the
+            // rare periods still show.
+            if top / least > 100.0 {
+                let mut chart = c
+                    .build_cartesian_2d(
+                        x0..x1,
+                        (0.5..top * 2.0)
+                            .log_scale()
+                            .with_key_points(log_ticks(1.0, top * 2.0)),
+                    )
+                    .map_err(err)?;
+                chart
+                    .configure_mesh()
+                    .x_desc(label.clone())
+                    .x_labels(6)
+                    .x_label_formatter(&|v| whole_tick(*v))
+                    .y_label_formatter(&|v| format!("{v:.0}"))
+                    .y_desc("games (log scale)")
+                    .label_style((FONT, 13))
+                    .light_line_style(WHITE)
+                    .draw()
+                    .map_err(err)?;
+                chart
+                    .draw_series(
+                        bins.iter()
+                            .filter(|b| b.2 > 0)
+                            .map(|&(l, r, n)| Rectangle::new([(l, n as f64), (r, 0.5)], bar)),
+                    )
+                    .map_err(err)?;
+            } else {
+                let mut chart = c.build_cartesian_2d(x0..x1, 0.0..top * 1.1).map_err(err)?;
+                chart
+                    .configure_mesh()
+                    .x_desc(label.clone())
+                    .x_labels(6)
+                    .x_label_formatter(&|v| whole_tick(*v))
+                    .y_labels((top as usize + 1).min(8))
+                    .y_label_formatter(&|v| whole_tick(*v))
+                    .y_desc("games")
+                    .label_style((FONT, 13))
+                    .light_line_style(WHITE)
+                    .draw()
+                    .map_err(err)?;
+                chart
+                    .draw_series(
+                        bins.iter()
+                            .map(|&(l, r, n)| Rectangle::new([(l, n as f64), (r, 0.0)], bar)),
+                    )
+                    .map_err(err)?;
+            }
         }
         Ok(())
     }
