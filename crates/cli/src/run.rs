@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use warlab_casino::{CasinoRules, SessionEnd};
 use warlab_data::{FolderLock, PartStore, Tables, Timing, finish_run};
-use warlab_experiment::{AnyExperiment, Experiment, MAX_GAMES};
+use warlab_experiment::{AnyExperiment, Experiment, Overrides};
 use warlab_runner::{Plan, Sink};
 use warlab_stats::files::RunKey;
 use warlab_stats::{Aggregate, CasinoAggregate, exact_values, mean_estimate};
@@ -23,6 +23,13 @@ pub struct RunArgs {
     /// Games per variant (overrides the file's `games`), 1..=10000000000
     #[arg(long)]
     pub games: Option<u64>,
+    /// A base rule option over the file's `[rules]`, NAME=VALUE (repeatable): --rule pickup=seat
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rule: Vec<String>,
+    /// A sweep axis, added or replacing the file's axis of that option (repeatable):
+    /// --sweep war_down=1,2,3 (war-size tables separated by `;`)
+    #[arg(long = "sweep", value_name = "NAME=V1,V2")]
+    pub sweep: Vec<String>,
     /// Worker threads (default: all cores)
     #[arg(long)]
     pub threads: Option<usize>,
@@ -144,21 +151,18 @@ impl Console for CasinoRules {
 }
 
 pub fn run(args: RunArgs) -> Result<Ran> {
-    match load_any(&args.file)? {
+    // The command line's changes are read with the file: the same checks, the same errors.
+    let overrides = Overrides::from_args(args.games, &args.rule, &args.sweep, args.rows)
+        .map_err(input_error)?;
+    let exp =
+        AnyExperiment::load_with(&args.file, &overrides).map_err(|e| input_error(e.to_string()))?;
+    match exp {
         AnyExperiment::War(exp) => run_game(args, exp),
         AnyExperiment::Casino(exp) => run_game(args, exp),
     }
 }
 
 fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<Ran> {
-    if let Some(g) = args.games {
-        if !(1..=MAX_GAMES).contains(&g) {
-            return Err(input_error(format!(
-                "--games {g}: from 1 to {MAX_GAMES} games per variant"
-            )));
-        }
-        exp.games = g;
-    }
     if let Some(s) = args.seed {
         exp.seed = s;
     }
@@ -184,7 +188,7 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<Ran> {
             exp.games
         )));
     }
-    let rows = args.rows || exp.rows;
+    let rows = exp.rows;
     let threads = crate::options::threads(args.threads)?;
     let key = RunKey {
         experiment_hash: exp.text_hash(),

@@ -25,6 +25,7 @@ pub(crate) fn describe<R: RuleSet>(exp: &Experiment<R>, key: &RunKey) -> Manifes
         file: exp.file.display().to_string(),
         file_hash: key.experiment_hash.clone(),
         text: exp.text.clone(),
+        overrides: exp.overrides.args(),
         warlab_version: key.warlab_version.clone(),
         seed: key.seed,
         games_from: key.games_from,

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use warlab_experiment::Experiment;
+use warlab_experiment::{Experiment, Overrides};
 use warlab_folders::{FolderLock, refused};
 use warlab_stats::files::{AggregatesFile, Manifest, RunKey};
 
@@ -128,7 +128,15 @@ fn merge_game<G: Tables>(
             )));
         }
     }
-    let exp = Experiment::<G>::parse_game(Path::new(&first.manifest.file), &first.manifest.text)
+    let exp = Overrides::from_recorded(&first.manifest.overrides)
+        .and_then(|o| {
+            Experiment::<G>::parse_game_with(
+                Path::new(&first.manifest.file),
+                &first.manifest.text,
+                &o,
+            )
+            .map_err(|e| e.to_string())
+        })
         .map_err(|e| {
             refused(format!(
                 "{}: the experiment in its manifest no longer parses: {e}",

@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 mod error;
+mod overrides;
 mod parse;
 mod published;
 mod rule_set;
@@ -26,8 +27,9 @@ use warlab_casino::CasinoRules;
 use warlab_engine::Rules;
 
 use crate::error::read;
-use crate::parse::Parser;
+use crate::parse::{NO_OVERRIDES, Parser};
 pub use error::{ExperimentError, line_col};
+pub use overrides::Overrides;
 pub use parse::check_table_value;
 pub use published::{LengthUnit, Measure, Published, STATISTICS, Statistic};
 pub use rule_set::{NoDeal, RuleSet};
@@ -186,6 +188,8 @@ pub struct Experiment<R: RuleSet = Rules> {
     pub file: PathBuf,
     /// The file's text, kept for the manifest.
     pub text: String,
+    /// The command line's changes to the file, applied (`warlab run --rule …`).
+    pub overrides: Overrides,
     /// The experiment's name: its output folder (checked by [`check_name`]).
     pub name: String,
     /// A line saying what the experiment asks.
@@ -212,7 +216,7 @@ impl Experiment {
 
     /// Checks a War experiment given as text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Experiment, ExperimentError> {
-        Parser { path, text }.experiment()
+        Experiment::parse_game(path, text)
     }
 }
 
@@ -225,6 +229,7 @@ pub fn read_rules_file<R: RuleSet>(
     Parser {
         path,
         text: &read(path)?,
+        overrides: &NO_OVERRIDES,
     }
     .rules_file::<R>(options)
 }
@@ -246,7 +251,25 @@ impl AnyExperiment {
 
     /// Checks an experiment of either game given as text; `path` names it in errors.
     pub fn parse(path: &Path, text: &str) -> Result<AnyExperiment, ExperimentError> {
-        let parser = Parser { path, text };
+        AnyExperiment::parse_with(path, text, &NO_OVERRIDES)
+    }
+
+    /// Reads an experiment file of either game with the command line's changes applied.
+    pub fn load_with(path: &Path, overrides: &Overrides) -> Result<AnyExperiment, ExperimentError> {
+        AnyExperiment::parse_with(path, &read(path)?, overrides)
+    }
+
+    /// Checks an experiment of either game given as text, with the command line's changes.
+    pub fn parse_with(
+        path: &Path,
+        text: &str,
+        overrides: &Overrides,
+    ) -> Result<AnyExperiment, ExperimentError> {
+        let parser = Parser {
+            path,
+            text,
+            overrides,
+        };
         Ok(match parser.game()?.as_str() {
             "casino-war" => AnyExperiment::Casino(parser.experiment()?),
             _ => AnyExperiment::War(parser.experiment()?),
@@ -286,13 +309,29 @@ impl<R: RuleSet> Experiment<R> {
 
     /// Checks an experiment of this game given as text; `path` names it in errors.
     pub fn parse_game(path: &Path, text: &str) -> Result<Experiment<R>, ExperimentError> {
-        Parser { path, text }.experiment()
+        Experiment::parse_game_with(path, text, &NO_OVERRIDES)
     }
 
-    /// A hash of the file's text (FNV-1a, 64 bits, hex), recorded with the data so that
-    /// outputs from different files are never mixed.
+    /// Checks an experiment of this game given as text, with the command line's changes.
+    pub fn parse_game_with(
+        path: &Path,
+        text: &str,
+        overrides: &Overrides,
+    ) -> Result<Experiment<R>, ExperimentError> {
+        Parser {
+            path,
+            text,
+            overrides,
+        }
+        .experiment()
+    }
+
+    /// A hash of the file's text and the command line's changes to it (FNV-1a, 64 bits, hex;
+    /// the text's alone when there are none), recorded with the data so that outputs of
+    /// different files, or of one file changed differently, are never mixed.
     pub fn text_hash(&self) -> String {
-        format!("{:016x}", fnv1a(self.text.as_bytes()))
+        let keyed = format!("{}{}", self.text, self.overrides.key_text());
+        format!("{:016x}", fnv1a(keyed.as_bytes()))
     }
 
     /// The variant named `name`, if any.

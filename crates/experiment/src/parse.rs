@@ -9,8 +9,8 @@ use warlab_engine::spec;
 
 use crate::sweep::Axis;
 use crate::{
-    Experiment, ExperimentError, GAMES, MAX_GAMES, RuleSet, TOP_KEYS, Variant, check_name, fnv1a,
-    line_col, top_key,
+    Experiment, ExperimentError, GAMES, MAX_GAMES, Overrides, RuleSet, TOP_KEYS, Variant,
+    check_name, fnv1a, line_col, top_key,
 };
 
 /// Checks an option value written as a table of `KEY=N` pairs (`war_down = "J=1,Q=2"`): a
@@ -36,7 +36,17 @@ pub fn check_table_value(value: &str) -> Result<(), String> {
 pub(crate) struct Parser<'a> {
     pub(crate) path: &'a Path,
     pub(crate) text: &'a str,
+    /// The command line's changes, applied as the file is read.
+    pub(crate) overrides: &'a Overrides,
 }
+
+/// No change to the file: what every reader but `warlab run`'s uses.
+pub(crate) static NO_OVERRIDES: Overrides = Overrides {
+    games: None,
+    rules: Vec::new(),
+    sweeps: Vec::new(),
+    rows: false,
+};
 
 pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
@@ -53,6 +63,17 @@ impl Parser<'_> {
             line,
             column,
             key: key.map(str::to_string),
+            message: message.into(),
+        }
+    }
+
+    /// An error of a command-line override (`--rule pickup`): it has no place in the file.
+    pub(crate) fn flag_error(&self, flag: &str, message: impl Into<String>) -> ExperimentError {
+        ExperimentError {
+            file: self.path.to_path_buf(),
+            line: 0,
+            column: 0,
+            key: Some(flag.to_string()),
             message: message.into(),
         }
     }
@@ -187,7 +208,23 @@ impl Parser<'_> {
                 format!("missing; required: {}", top_key("name")),
             )
         })?;
-        let games = games.ok_or_else(|| {
+        // The command line's changes, after the whole file is read: its rules first, then
+        // the overrides', as `--rule` lands on a rule file.
+        let ov = self.overrides;
+        for (k, v) in &ov.rules {
+            check_table_value(v)
+                .and_then(|()| R::set(&mut base, k, v))
+                .map_err(|e| self.flag_error(&format!("--rule {k}"), e))?;
+        }
+        for (k, values) in &ov.sweeps {
+            let axis = self.override_axis::<R>(k, values)?;
+            match sweep.iter_mut().find(|a| a.option == *k) {
+                Some(a) => *a = axis,
+                None => sweep.push(axis),
+            }
+        }
+        rows |= ov.rows;
+        let games = ov.games.or(games).ok_or_else(|| {
             self.error(
                 0,
                 Some("games"),
@@ -247,6 +284,7 @@ impl Parser<'_> {
             published,
             file: self.path.to_path_buf(),
             text: self.text.to_string(),
+            overrides: ov.clone(),
             name,
             description,
             games,

@@ -3,7 +3,9 @@
 
 use toml::de::DeValue;
 
-use crate::parse::{Parser, Value, make_variant};
+use std::collections::HashMap;
+
+use crate::parse::{Parser, Value, check_table_value, make_variant};
 use crate::{ExperimentError, MAX_VARIANTS, RuleSet, Variant};
 
 /// One `[sweep]` list: the option, where its key is, and each value's text and place.
@@ -39,29 +41,11 @@ impl Parser<'_> {
                 ));
             }
             let mut values = Vec::new();
-            // Each value in its one written form, to catch `[1, "01"]`.
-            let mut normal: std::collections::HashMap<String, String> =
-                std::collections::HashMap::with_capacity(items.len());
+            let mut normal = HashMap::with_capacity(items.len());
             for item in items.iter() {
                 let text = self.option_value::<R>(item, opt, &full)?;
-                // Each value on its own must be valid for the option.
-                let mut probe = R::Options::default();
-                self.set::<R>(&mut probe, opt, &text, item.span().start, &full)?;
-                let form = R::option_pairs(&probe)
-                    .into_iter()
-                    .find(|(k, _)| *k == opt)
-                    .map_or_else(|| text.clone(), |(_, v)| v);
-                if let Some(first) = normal.get(&form) {
-                    let again = if *first == text {
-                        format!("`{text}` is listed twice")
-                    } else {
-                        format!(
-                            "`{text}` is `{first}` again (both read as `{form}`): each value at most once"
-                        )
-                    };
-                    return Err(self.error(item.span().start, Some(&full), again));
-                }
-                normal.insert(form, text.clone());
+                axis_value::<R>(opt, &text, &mut normal)
+                    .map_err(|e| self.error(item.span().start, Some(&full), e))?;
                 values.push((text, item.span().start));
             }
             sweep.push(Axis {
@@ -71,6 +55,24 @@ impl Parser<'_> {
             });
         }
         Ok(sweep)
+    }
+
+    /// The axis of `--sweep opt=values`: each value checked as a file's sweep values are.
+    pub(crate) fn override_axis<R: RuleSet>(
+        &self,
+        opt: &str,
+        values: &[String],
+    ) -> Result<Axis, ExperimentError> {
+        let mut normal = HashMap::with_capacity(values.len());
+        for v in values {
+            axis_value::<R>(opt, v, &mut normal)
+                .map_err(|e| self.flag_error(&format!("--sweep {opt}"), e))?;
+        }
+        Ok(Axis {
+            option: opt.to_string(),
+            offset: 0,
+            values: values.iter().map(|v| (v.clone(), 0)).collect(),
+        })
     }
 
     /// The variants of the sweep's product over the base options; `named` named variants
@@ -157,4 +159,29 @@ impl Parser<'_> {
         }
         Ok(variants)
     }
+}
+
+/// Checks one value of a sweep axis: valid for its option on its own, and not a value of the
+/// axis again in another spelling (`[1, "01"]`). `normal` maps each value's one written form
+/// to the text first given for it.
+fn axis_value<R: RuleSet>(
+    opt: &str,
+    text: &str,
+    normal: &mut HashMap<String, String>,
+) -> Result<(), String> {
+    let mut probe = R::Options::default();
+    check_table_value(text).and_then(|()| R::set(&mut probe, opt, text))?;
+    let form = R::option_pairs(&probe)
+        .into_iter()
+        .find(|(k, _)| *k == opt)
+        .map_or_else(|| text.to_string(), |(_, v)| v);
+    if let Some(first) = normal.get(&form) {
+        return Err(if first == text {
+            format!("`{text}` is listed twice")
+        } else {
+            format!("`{text}` is `{first}` again (both read as `{form}`): each value at most once")
+        });
+    }
+    normal.insert(form, text.to_string());
+    Ok(())
 }

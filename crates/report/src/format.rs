@@ -145,11 +145,18 @@ pub(crate) fn run_header(md: &mut String, m: &Manifest, game: &str, unit: &str, 
     } else {
         String::new()
     };
+    // Every change the command line made to the file, as given: `--games 200000` reproduces
+    // 200,000 games, not the file's.
+    let overrides: String = m
+        .overrides
+        .iter()
+        .map(|a| format!(" {}", shell_word(a)))
+        .collect();
     let _ = writeln!(
         md,
         "{game}{variants} variant(s) × {} {unit} (indices {}..{}), seed {}. Reproduce with \
-         `warlab run {} --seed {}{slice}` (experiment file hash `{}`, warlab {}). Run started {} \
-         on {} thread(s): {} {unit} in {:.1} s, {:.0} {unit}/s{resumed}.\n",
+         `warlab run {} --seed {}{slice}{overrides}` (experiment file hash `{}`, warlab {}). Run \
+         started {} on {} thread(s): {} {unit} in {:.1} s, {:.0} {unit}/s{resumed}.\n",
         m.games_to - m.games_from,
         m.games_from,
         m.games_to,
@@ -164,6 +171,17 @@ pub(crate) fn run_header(md: &mut String, m: &Manifest, game: &str, unit: &str, 
         m.seconds,
         m.games_per_s,
     );
+}
+
+/// `a` as one shell word: as is when it is plain, else in single quotes.
+fn shell_word(a: &str) -> String {
+    if a.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:".contains(c))
+    {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
 }
 
 /// The table of variants: name, `what` (the rules or the table, described), seed id.

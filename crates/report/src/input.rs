@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use warlab_engine::EndReason;
-use warlab_experiment::{Experiment, RuleSet, Variant};
+use warlab_experiment::{Experiment, Overrides, RuleSet, Variant};
 use warlab_folders::refused;
 use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate};
 use warlab_stats::survival::KaplanMeier;
@@ -63,7 +63,12 @@ pub(crate) fn played_experiment<R: RuleSet>(
     manifest_path: &Path,
     manifest: &Manifest,
 ) -> Result<Experiment<R>> {
-    Experiment::parse_game(Path::new(&manifest.file), &manifest.text).map_err(|e| {
+    Overrides::from_recorded(&manifest.overrides)
+        .and_then(|o| {
+            Experiment::parse_game_with(Path::new(&manifest.file), &manifest.text, &o)
+                .map_err(|e| e.to_string())
+        })
+        .map_err(|e| {
         refused(format!(
             "{}: `text` (the experiment file {} as played) does not parse: {e}; the manifest was edited, or written by warlab {} whose experiment files this one does not read",
             manifest_path.display(),

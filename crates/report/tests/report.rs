@@ -72,6 +72,7 @@ fn data_folder(dir: &Path, text: &str) -> PathBuf {
         file: "experiments/t.toml".into(),
         file_hash: exp.text_hash(),
         text: text.into(),
+        overrides: Vec::new(),
         warlab_version: "test".into(),
         seed: exp.seed,
         games_from: 0,

@@ -82,10 +82,14 @@ pub struct Manifest {
     pub description: String,
     /// The experiment file as given on the command line.
     pub file: String,
-    /// FNV-1a 64 (hex) of `text`.
+    /// FNV-1a 64 (hex) of `text`, followed by `overrides` when there are any.
     pub file_hash: String,
-    /// The experiment file's text, as played.
+    /// The experiment file's text, as read.
     pub text: String,
+    /// The command line's changes to the file (`--games`, `--rule`, `--sweep`, `--rows`) as
+    /// the arguments that give them; none for a file run as written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
     /// The warlab version that wrote the folder.
     pub warlab_version: String,
     /// The experiment seed.
