@@ -40,7 +40,11 @@ enum Command {
     /// Measure engine throughput (games/s, ns/battle) on one thread and on all threads
     Bench(bench::BenchArgs),
     /// List every rule option with its default and allowed values
-    Rules,
+    Rules {
+        /// One JSON line: both games' options, each with its meaning, default and values
+        #[arg(long)]
+        json: bool,
+    },
     /// Run an experiment file: every variant on all cores, data to DIR/<name>/
     Run {
         #[command(flatten)]
@@ -54,6 +58,9 @@ enum Command {
         /// Histograms of length on a log y-axis
         #[arg(long)]
         log_hist: bool,
+        /// End with one JSON line: the run's folder, report, games, time and overrides
+        #[arg(long)]
+        json: bool,
     },
     /// Rebuild the report of a run from its data folder alone (data/<experiment>)
     Report {
@@ -92,15 +99,23 @@ enum Command {
         /// Experiment files
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// End with one JSON line: each file, valid or not, with its variants or its error
+        #[arg(long)]
+        json: bool,
     },
 }
 
 /// Exit status 2: refused before anything was done (bad input, or a folder that is busy,
-/// holds another run's results, or mixes runs); 1: failed while working.
+/// holds another run's results, or mixes runs); 1: failed while working; 130: interrupted
+/// (Ctrl-C), with every finished variant kept.
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<run::Interrupted>() => {
+            eprintln!("{e}");
+            ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             let refused = e
@@ -116,11 +131,12 @@ fn main() -> ExitCode {
 }
 
 /// Writes the report of a locked data folder, after checking that its files are one run's.
-fn report(data: &FolderLock, reports: &Path, log_hist: bool) -> Result<()> {
+fn report(data: &FolderLock, reports: &Path, log_hist: bool) -> Result<PathBuf> {
     warlab_data::verify(data.dir())?;
     let dir = warlab_report::build(data, reports, &warlab_report::Options { log_hist })?;
-    println!("report: {}", dir.join("report.md").display());
-    Ok(())
+    let md = dir.join("report.md");
+    println!("report: {}", md.display());
+    Ok(md)
 }
 
 /// `warlab report DATA`: the folder must be a run's data folder.
@@ -137,7 +153,7 @@ fn report_folder(data: &Path, reports: &Path, log_hist: bool) -> Result<()> {
             data.display()
         )));
     }
-    report(&FolderLock::acquire(data)?, reports, log_hist)
+    report(&FolderLock::acquire(data)?, reports, log_hist).map(|_| ())
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -147,11 +163,19 @@ fn run(cli: Cli) -> Result<()> {
             reports,
             no_report,
             log_hist,
+            json,
         } => {
             let ran = run::run(args)?;
             // A shard or a slice is only part of the data: the report comes with the merge.
-            if !no_report && ran.whole {
-                report(&ran.lock, &reports, log_hist)?;
+            let written = if !no_report && ran.whole {
+                Some(report(&ran.lock, &reports, log_hist)?)
+            } else {
+                None
+            };
+            if json {
+                let mut line = ran.summary;
+                line["report"] = serde_json::json!(written.map(|p| p.display().to_string()));
+                println!("{line}");
             }
             Ok(())
         }
@@ -181,11 +205,15 @@ fn run(cli: Cli) -> Result<()> {
             reports,
             log_hist,
         } => report_folder(&data, &reports, log_hist),
-        Command::Validate { files } => run::validate(&files),
+        Command::Validate { files, json } => run::validate(&files, json),
         Command::Trace(args) => trace::command(args),
         Command::Bench(args) => bench::command(args),
-        Command::Rules => {
-            print!("{}", options::describe_options());
+        Command::Rules { json } => {
+            if json {
+                println!("{}", options::options_json());
+            } else {
+                print!("{}", options::describe_options());
+            }
             Ok(())
         }
     }

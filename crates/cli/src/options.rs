@@ -89,6 +89,39 @@ pub fn describe_options() -> String {
     out
 }
 
+/// `warlab rules --json`: both games' option tables as one JSON object.
+pub fn options_json() -> serde_json::Value {
+    serde_json::json!({
+        "war": table_json(OPTIONS, &RuleOptions::default()),
+        "casino-war": table_json(
+            warlab_casino::OPTIONS,
+            &warlab_casino::CasinoOptions::default()
+        ),
+    })
+}
+
+/// One game's options: name, meaning, default (`null` when unset), named values, other values.
+fn table_json<O>(table: &[Opt<O>], defaults: &O) -> serde_json::Value {
+    let defaults = spec::pairs(table, defaults);
+    table
+        .iter()
+        .map(|opt| {
+            serde_json::json!({
+                "name": opt.name,
+                "means": opt.means,
+                "default": defaults.iter().find(|(d, _)| *d == opt.name).map(|(_, v)| v),
+                "values": opt
+                    .named
+                    .iter()
+                    .map(|n| serde_json::json!({ "name": n.name, "means": n.means }))
+                    .collect::<Vec<_>>(),
+                "other": opt.other,
+                "allowed": opt.allowed(),
+            })
+        })
+        .collect()
+}
+
 /// One game's options: name, default and meaning, then each named value and what else it takes.
 fn describe_table<O>(out: &mut String, table: &[Opt<O>], defaults: &O) {
     let defaults = spec::pairs(table, defaults);

@@ -3,10 +3,11 @@
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result};
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use warlab_casino::{CasinoRules, SessionEnd};
 use warlab_data::{FolderLock, PartStore, Tables, Timing, finish_run};
 use warlab_experiment::{AnyExperiment, Experiment, Overrides};
@@ -64,6 +65,8 @@ pub struct Ran {
     pub lock: FolderLock,
     /// All games of the experiment, not a shard or a slice.
     pub whole: bool,
+    /// What `run --json` prints: the folder, the games, the time, the overrides.
+    pub summary: serde_json::Value,
 }
 
 /// `I/N` with 1 ≤ I ≤ N (clap reports a bad value with exit status 2).
@@ -100,26 +103,48 @@ pub fn variant<'a, R: warlab_experiment::RuleSet>(
     })
 }
 
-pub fn validate(files: &[PathBuf]) -> Result<()> {
+pub fn validate(files: &[PathBuf], json: bool) -> Result<()> {
     let mut failed = Vec::new();
+    let mut lines = Vec::new();
     for f in files {
         match AnyExperiment::load(f) {
-            Ok(exp) => println!(
-                "ok: {} — `{}`: {} variant(s) × {} {}",
-                f.display(),
-                exp.name(),
-                exp.variant_count(),
-                exp.games(),
-                match exp {
-                    AnyExperiment::War(_) => "games",
-                    AnyExperiment::Casino(_) => "sessions",
-                }
-            ),
+            Ok(exp) => {
+                let (game, unit) = match exp {
+                    AnyExperiment::War(_) => ("war", "games"),
+                    AnyExperiment::Casino(_) => ("casino-war", "sessions"),
+                };
+                println!(
+                    "ok: {} — `{}`: {} variant(s) × {} {unit}",
+                    f.display(),
+                    exp.name(),
+                    exp.variant_count(),
+                    exp.games(),
+                );
+                lines.push(serde_json::json!({
+                    "file": f.display().to_string(),
+                    "ok": true,
+                    "game": game,
+                    "experiment": exp.name(),
+                    "variants": exp.variant_count(),
+                    "games": exp.games(),
+                }));
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 failed.push(f.display().to_string());
+                lines.push(serde_json::json!({
+                    "file": f.display().to_string(),
+                    "ok": false,
+                    "error": e.to_string(),
+                    "line": e.line,
+                    "column": e.column,
+                    "key": e.key,
+                }));
             }
         }
+    }
+    if json {
+        println!("{}", serde_json::json!({ "files": lines }));
     }
     if failed.is_empty() {
         Ok(())
@@ -135,16 +160,20 @@ pub fn validate(files: &[PathBuf]) -> Result<()> {
 
 /// What the console prints at the end of a run of a game.
 trait Console: Tables {
+    /// What a variant plays: `games` of War, `sessions` of Casino War.
+    const UNIT: &'static str;
     fn print_table(exp: &Experiment<Self>, aggregates: &[Self::Aggregate]);
 }
 
 impl Console for warlab_engine::Rules {
+    const UNIT: &'static str = "games";
     fn print_table(exp: &Experiment, aggregates: &[Aggregate]) {
         print_table(exp, aggregates);
     }
 }
 
 impl Console for CasinoRules {
+    const UNIT: &'static str = "sessions";
     fn print_table(exp: &Experiment<CasinoRules>, aggregates: &[CasinoAggregate]) {
         print_casino_table(exp, aggregates);
     }
@@ -256,9 +285,21 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<Ran> {
     };
     let started = SystemTime::now();
     let clock = Instant::now();
+    catch_interrupts();
     warlab_runner::run(&plan, &mut sink)?;
     let seconds = clock.elapsed().as_secs_f64();
     let store = sink.finish();
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        let kept = (0..exp.variants.len())
+            .filter(|&v| store.is_done(v))
+            .count();
+        return Err(anyhow::Error::new(Interrupted(format!(
+            "interrupted: {kept} of {} variant(s) finished and kept in {}; run the same command \
+             again to resume from them (the other variants start again)",
+            exp.variants.len(),
+            dir.display()
+        ))));
+    }
     let (manifest, aggregates) = finish_run(
         store,
         &exp,
@@ -272,48 +313,173 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<Ran> {
     )
     .with_context(|| format!("writing the data of {}", exp.name))?;
     G::print_table(&exp, &aggregates);
+    let unit = G::UNIT;
     println!(
-        "{} games in {:.1} s ({:.0} games/s on {} thread(s)); data in {}",
+        "{} {unit} in {:.1} s ({:.0} {unit}/s on {} thread(s)); data in {}",
         manifest.games_played,
         manifest.seconds,
         manifest.games_per_s,
         threads,
         dir.display()
     );
-    Ok(Ran { lock, whole })
+    let summary = serde_json::json!({
+        "experiment": exp.name,
+        "game": G::GAME,
+        "data": dir.display().to_string(),
+        "variants": exp.variants.len(),
+        "unit": G::UNIT,
+        "games_from": from,
+        "games_to": to,
+        "games_played": manifest.games_played,
+        "variants_resumed": manifest.variants_resumed,
+        "seconds": manifest.seconds,
+        "games_per_s": manifest.games_per_s,
+        "threads": threads,
+        "seed": exp.seed,
+        "overrides": exp.overrides.args(),
+        "whole": whole,
+    });
+    Ok(Ran {
+        lock,
+        whole,
+        summary,
+    })
 }
 
-/// The store, plus progress bars on a terminal.
+/// Set by the first Ctrl-C (or SIGTERM): the run starts no more chunks and keeps every variant
+/// already finished. A second one ends the process at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// A run stopped by Ctrl-C: what was kept and how to resume (exit status 130).
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+extern "C" fn on_interrupt(_signal: libc::c_int) {
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        // SAFETY: `_exit` is async-signal-safe; a second interrupt means "stop now".
+        unsafe { libc::_exit(130) };
+    }
+}
+
+/// Ctrl-C and SIGTERM (Slurm's `scancel`) stop the run between chunks instead of killing it.
+fn catch_interrupts() {
+    let handler = on_interrupt as extern "C" fn(libc::c_int);
+    // SAFETY: the handler only swaps an atomic and calls `_exit`, both async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
+    }
+}
+
+/// Progress in words where stderr is not a terminal (Slurm logs, nohup): a line per finished
+/// variant and one every [`LOG_EVERY`].
+struct Log {
+    started: Instant,
+    last: Instant,
+    played: u64,
+    total: u64,
+    finished: usize,
+    /// Variants this run plays (those resumed from an earlier run are not counted).
+    to_finish: usize,
+}
+
+/// How often a log line reports progress between finished variants.
+const LOG_EVERY: Duration = Duration::from_secs(30);
+
+/// `42s`, `3m 05s`, `1h 02m`.
+fn duration_text(s: f64) -> String {
+    let s = s.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+impl Log {
+    /// `1,234,000/5,000,000 games (24.7 %), 51234 games/s, ETA 1m 18s`.
+    fn status(&self, unit: &str) -> String {
+        let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+        let rate = self.played as f64 / secs;
+        let left = self.total.saturating_sub(self.played) as f64 / rate.max(1e-9);
+        format!(
+            "{}/{} {unit} ({:.1} %), {:.0} {unit}/s, ETA {}",
+            self.played,
+            self.total,
+            100.0 * self.played as f64 / self.total.max(1) as f64,
+            rate,
+            duration_text(left)
+        )
+    }
+}
+
+/// The store, plus progress: bars on a terminal, lines in a log.
 struct Progress<'l, G: Tables> {
     store: PartStore<'l, G>,
     bars: Option<(MultiProgress, ProgressBar, HashMap<usize, ProgressBar>)>,
+    log: Option<Log>,
     names: Vec<String>,
     /// Games each variant plays.
     sizes: Vec<u64>,
+    unit: &'static str,
 }
 
-impl<'l, G: Tables> Progress<'l, G> {
-    /// Bars for `total` games to play, `sizes[v]` in variant `v` (resumed variants are done).
+impl<'l, G: Console> Progress<'l, G> {
+    /// Progress of `total` games to play, `sizes[v]` in variant `v` (resumed variants are done).
     fn new(store: PartStore<'l, G>, exp: &Experiment<G>, sizes: Vec<u64>, total: u64) -> Self {
-        let bars = std::io::stderr().is_terminal().then(|| {
+        let unit = G::UNIT;
+        let terminal = std::io::stderr().is_terminal();
+        let bars = terminal.then(|| {
             let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
             let main = multi.add(ProgressBar::new(total));
             main.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>12} [{bar:30}] {human_pos}/{human_len} games  {per_sec}  ETA {eta}",
-                )
+                ProgressStyle::with_template(&format!(
+                    "{{prefix:>12}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit}  {{rate}}  ETA {{eta}}"
+                ))
                 .expect("a valid template")
+                // Whole numbers: a rate of "51234.5678/s" says nothing more.
+                .with_key("rate", move |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} {unit}/s", s.per_sec());
+                })
                 .progress_chars("=> "),
             );
             main.set_prefix(exp.name.clone());
             main.enable_steady_tick(Duration::from_millis(200));
             (multi, main, HashMap::new())
         });
+        let to_finish = (0..exp.variants.len())
+            .filter(|&v| !store.is_done(v))
+            .count();
+        let log = (!terminal && total > 0).then(|| {
+            eprintln!(
+                "{}: {total} {unit} to play in {} variant(s)",
+                exp.name,
+                exp.variants.len()
+            );
+            Log {
+                started: Instant::now(),
+                last: Instant::now(),
+                played: 0,
+                total,
+                finished: 0,
+                to_finish,
+            }
+        });
         Progress {
             store,
             bars,
+            log,
             names: exp.variants.iter().map(|v| v.name.clone()).collect(),
             sizes,
+            unit,
         }
     }
 
@@ -343,11 +509,30 @@ impl<G: Tables> Sink<G> for Progress<'_, G> {
         {
             bar.finish_and_clear();
         }
-        self.store.variant_done(variant, aggregate)
+        self.store.variant_done(variant, aggregate)?;
+        if let Some(log) = &mut self.log {
+            log.finished += 1;
+            log.last = Instant::now();
+            eprintln!(
+                "variant {} finished ({} of {}); {}",
+                self.names[variant],
+                log.finished,
+                log.to_finish,
+                log.status(self.unit)
+            );
+        }
+        Ok(())
     }
 
     fn progress(&mut self, variant: usize, games: u64) {
         let per_variant = self.sizes[variant];
+        if let Some(log) = &mut self.log {
+            log.played += games;
+            if log.last.elapsed() >= LOG_EVERY {
+                log.last = Instant::now();
+                eprintln!("{}", log.status(self.unit));
+            }
+        }
         if let Some((multi, main, per)) = &mut self.bars {
             main.inc(games);
             let bar = per.entry(variant).or_insert_with(|| {
@@ -363,6 +548,10 @@ impl<G: Tables> Sink<G> for Progress<'_, G> {
             });
             bar.inc(games);
         }
+    }
+
+    fn should_stop(&self) -> bool {
+        INTERRUPTED.load(Ordering::SeqCst)
     }
 }
 

@@ -17,6 +17,8 @@ pub struct Tracer<'a, W: Write> {
     out: W,
     json: bool,
     rules: &'a Rules,
+    /// The game's seed: printed first, so that the trace says which game it is.
+    id: GameSeed,
     /// Battles to show: the record's count (a looping game is traced up to its first repeat).
     show: u64,
     battle: u64,
@@ -42,8 +44,13 @@ fn seat_list(mask: u8) -> String {
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum WarLine<'a> {
+    /// The game: its rules, the seed that replays it, and each seat's cards, top first.
     Deal {
         rules: String,
+        seed: u64,
+        variant: u64,
+        game: u64,
+        /// Each seat's hand and stack, top first, as card labels.
         stacks: &'a [String],
     },
     Battle {
@@ -85,11 +92,12 @@ fn json(line: &impl Serialize) -> String {
 }
 
 impl<'a, W: Write> Tracer<'a, W> {
-    pub fn new(out: W, json: bool, rules: &'a Rules, show: u64) -> Self {
+    pub fn new(out: W, json: bool, rules: &'a Rules, id: GameSeed, show: u64) -> Self {
         Tracer {
             out,
             json,
             rules,
+            id,
             show,
             battle: 0,
             up: Vec::new(),
@@ -178,11 +186,18 @@ impl<W: Write> Observer for Tracer<'_, W> {
         if self.json {
             let line = json(&WarLine::Deal {
                 rules: self.rules.to_string(),
+                seed: self.id.seed,
+                variant: self.id.variant,
+                game: self.id.game,
                 stacks: &stacks,
             });
             self.emit(&line);
         } else {
-            self.emit(&format!("rules: {}", self.rules));
+            self.emit(&format!("war: {}", self.rules));
+            self.emit(&format!(
+                "seed {} variant {} game {}",
+                self.id.seed, self.id.variant, self.id.game
+            ));
             for (p, s) in stacks.iter().enumerate() {
                 self.emit(&format!("seat {p} ({} cards, top first): {s}", v.cards(p)));
             }
@@ -313,7 +328,7 @@ pub fn trace(
         Some(d) => engine.play_deal(d, id),
         None => engine.play(id),
     };
-    let mut tracer = Tracer::new(out, json, rules, rec.battles);
+    let mut tracer = Tracer::new(out, json, rules, id, rec.battles);
     let again = match deal {
         Some(d) => engine.play_deal_observed(d, id, &mut tracer),
         None => engine.play_observed(id, &mut tracer),

@@ -99,6 +99,12 @@ pub trait Sink<G: Game = Rules> {
     fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<(), Self::Error>;
     /// `games` more games of `variant` were played (in any order; for progress only).
     fn progress(&mut self, _variant: usize, _games: u64) {}
+
+    /// True when the run should stop early (an interrupt): no chunk is started after it says
+    /// so, the chunks in flight are finished and handed over in order, and [`run`] returns.
+    fn should_stop(&self) -> bool {
+        false
+    }
 }
 
 /// What to play.
@@ -224,7 +230,7 @@ pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), 
     let mut failure = None;
     let mut in_flight = 0;
     loop {
-        while failure.is_none() && in_flight < window {
+        while failure.is_none() && in_flight < window && !sink.should_stop() {
             let Some((i, job)) = submit.next() else {
                 break;
             };
