@@ -108,7 +108,15 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
         .unwrap_or(0);
 
     into_place(reports_root, &manifest.experiment, |tmp| {
-        write_report(tmp, &manifest, &rows, baseline, &exp.published, opts)
+        let named = exp.baseline.is_some();
+        write_report(
+            tmp,
+            &manifest,
+            &rows,
+            (baseline, named),
+            &exp.published,
+            opts,
+        )
     })
 }
 

@@ -32,7 +32,7 @@ pub(crate) fn write_report(
     dir: &Path,
     m: &Manifest,
     rows: &[Row],
-    baseline: usize,
+    (baseline, named): (usize, bool),
     published: &[warlab_experiment::Published],
     opts: &Options,
 ) -> Result<()> {
@@ -125,7 +125,7 @@ pub(crate) fn write_report(
     }
 
     numeric_axes(&mut md, dir, m, rows)?;
-    comparisons(&mut md, rows, baseline);
+    comparisons(&mut md, rows, baseline, named);
     endings(&mut md, rows);
     cycles(&mut md, dir, m, rows)?;
     parity(&mut md, dir, rows)?;
@@ -518,8 +518,8 @@ fn fit_words(f: &PowerLaw) -> &'static str {
 
 /// Each variant against the baseline. Lengths are compared over the games that ended; where
 /// either side has games that never end, the shares of those are compared too. Every p-value
-/// of the section is one Holm family.
-fn comparisons(md: &mut String, rows: &[Row], baseline: usize) {
+/// of the section is one Holm family. `named`: the experiment file chose the baseline.
+fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
     if rows.len() < 2 {
         return;
     }
@@ -580,9 +580,18 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize) {
         .iter()
         .map(|s| s.map(|_| next.next().unwrap_or(1.0)))
         .collect();
+    let why = if named {
+        format!("The experiment file names `{}` as its baseline.", base.name)
+    } else {
+        format!(
+            "The experiment file names no `baseline`, so the first variant, `{}`, is the \
+             baseline; `baseline = \"<variant>\"` in the file names another.",
+            base.name
+        )
+    };
     let _ = writeln!(
         md,
-        "## Comparison with the baseline `{}`\n\nEach variant against the baseline. **Lengths** \
+        "## Comparison with the baseline `{}`\n\n{why} Each variant against the baseline. **Lengths** \
          are those of the games that ended: the difference of their means (variant − baseline) \
          with its 95 % CI (Welch), Welch's, Mann–Whitney U's and the two-sample \
          Kolmogorov–Smirnov test's p-values, and two effect sizes, Cohen's d and A = P(variant \

@@ -183,6 +183,7 @@ fn every_figure_is_a_png_and_an_svg_with_text() {
         "## Variants",
         "## Game length",
         "## Comparison with the baseline `war_down=3`",
+        "The experiment file names `war_down=3` as its baseline.",
         "## How games end",
         "## Loops",
         "## Even and odd game lengths",
@@ -392,6 +393,10 @@ fn a_report_of_many_variants_draws_figures_for_a_stated_few() {
         })
         .count();
     assert_eq!(hists, 24);
+    assert!(
+        md.contains("The experiment file names no `baseline`, so the first variant, `war_down=0`, is the baseline"),
+        "{md}"
+    );
     assert!(
         md.contains("There are length histograms for the first 24 of these 30 variants"),
         "{md}"
