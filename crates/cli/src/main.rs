@@ -94,6 +94,24 @@ enum Command {
     },
     /// Write a Slurm job array over the shards of an experiment, plus a dependent merge job
     Slurm(slurm::SlurmArgs),
+    /// Compare two War runs variant by variant (A against B, B the baseline): differences
+    /// with CIs, Mann–Whitney, KS, never-ended shares, one Holm family, survival curves
+    Compare {
+        /// Run A's data folder
+        a: PathBuf,
+        /// Run B's data folder (the baseline; may be A's, to compare two of its variants)
+        b: PathBuf,
+        /// The variant to compare (of A, and of B unless --variant-b names B's); default:
+        /// every variant whose name both runs have
+        #[arg(long)]
+        variant: Option<String>,
+        /// Run B's variant, when named otherwise than A's
+        #[arg(long, requires = "variant")]
+        variant_b: Option<String>,
+        /// Where the comparison goes: REPORTS/<A>-vs-<B>/compare.md
+        #[arg(long, default_value = "reports")]
+        reports: PathBuf,
+    },
     /// Check experiment files without running them
     Validate {
         /// Experiment files
@@ -139,8 +157,8 @@ fn report(data: &FolderLock, reports: &Path, log_hist: bool) -> Result<PathBuf> 
     Ok(md)
 }
 
-/// `warlab report DATA`: the folder must be a run's data folder.
-fn report_folder(data: &Path, reports: &Path, log_hist: bool) -> Result<()> {
+/// A run's data folder, locked; a path that is not a folder is refused, saying what to give.
+fn run_folder(data: &Path) -> Result<FolderLock> {
     if !data.exists() {
         return Err(input_error(format!(
             "{} does not exist: run the experiment first (`warlab run experiments/<name>.toml`), then give its folder data/<name>",
@@ -153,7 +171,12 @@ fn report_folder(data: &Path, reports: &Path, log_hist: bool) -> Result<()> {
             data.display()
         )));
     }
-    report(&FolderLock::acquire(data)?, reports, log_hist).map(|_| ())
+    FolderLock::acquire(data)
+}
+
+/// `warlab report DATA`: the folder must be a run's data folder.
+fn report_folder(data: &Path, reports: &Path, log_hist: bool) -> Result<()> {
+    report(&run_folder(data)?, reports, log_hist).map(|_| ())
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -200,6 +223,29 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Slurm(args) => slurm::slurm(args),
+        Command::Compare {
+            a,
+            b,
+            variant,
+            variant_b,
+            reports,
+        } => {
+            let lock_a = run_folder(&a)?;
+            // The same folder twice compares two of its variants: it is locked once.
+            let same = a.canonicalize().ok() == b.canonicalize().ok();
+            let lock_b = if same { None } else { Some(run_folder(&b)?) };
+            let lock_b = lock_b.as_ref().unwrap_or(&lock_a);
+            for lock in [&lock_a, lock_b] {
+                warlab_data::verify(lock.dir())?;
+            }
+            let pick = warlab_report::Pick {
+                a: variant,
+                b: variant_b,
+            };
+            let dir = warlab_report::compare(&lock_a, lock_b, &pick, &reports)?;
+            println!("comparison: {}", dir.join("compare.md").display());
+            Ok(())
+        }
         Command::Report {
             data,
             reports,

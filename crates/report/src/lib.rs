@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod casino;
+mod compare;
 mod format;
 mod input;
 pub mod plots;
@@ -35,6 +36,7 @@ use warlab_stats::files::Manifest;
 use crate::input::{played_experiment, played_variant, read_aggregates};
 use crate::war::write_report;
 
+pub use crate::compare::{Pick, compare};
 pub use crate::input::Row;
 
 /// How the report is drawn.
@@ -46,7 +48,32 @@ pub struct Options {
 
 /// Reads the locked data folder, writes `reports_root/<experiment>/`; returns that folder.
 pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<PathBuf> {
-    let data_dir = data.dir();
+    let manifest = read_manifest(data.dir())?;
+    if manifest.game == "casino-war" {
+        return build_casino(data.dir(), reports_root, &manifest);
+    }
+    let (exp, rows) = war_rows(data.dir(), &manifest)?;
+    let baseline = exp
+        .baseline
+        .as_ref()
+        .and_then(|b| rows.iter().position(|r| &r.name == b))
+        .unwrap_or(0);
+
+    into_place(reports_root, &manifest.experiment, |tmp| {
+        let named = exp.baseline.is_some();
+        write_report(
+            tmp,
+            &manifest,
+            &rows,
+            (baseline, named),
+            &exp.published,
+            opts,
+        )
+    })
+}
+
+/// The manifest of a complete run's data folder, its experiment name checked.
+pub(crate) fn read_manifest(data_dir: &Path) -> Result<Manifest> {
     let manifest_path = data_dir.join("manifest.json");
     if !manifest_path.is_file() {
         if data_dir.join(".parts").is_dir() {
@@ -72,13 +99,16 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
             manifest_path.display()
         ))
     })?;
-    if manifest.game == "casino-war" {
-        return build_casino(data_dir, reports_root, &manifest);
-    }
-    let aggs = read_aggregates::<Aggregate>(data_dir, &manifest)?;
+    Ok(manifest)
+}
+
+/// A War run's experiment and its variants as the report sees them.
+pub(crate) fn war_rows(data_dir: &Path, manifest: &Manifest) -> Result<(Experiment, Vec<Row>)> {
+    let manifest_path = data_dir.join("manifest.json");
+    let aggs = read_aggregates::<Aggregate>(data_dir, manifest)?;
     // The experiment text in the manifest gives the sweep axes, the baseline, each variant's
     // players and cards; it is parsed, not run.
-    let exp: Experiment = played_experiment(&manifest_path, &manifest)?;
+    let exp: Experiment = played_experiment(&manifest_path, manifest)?;
     let rows: Vec<Row> = aggs
         .into_iter()
         .zip(&manifest.variants)
@@ -101,23 +131,7 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
             })
         })
         .collect::<Result<_>>()?;
-    let baseline = exp
-        .baseline
-        .as_ref()
-        .and_then(|b| rows.iter().position(|r| &r.name == b))
-        .unwrap_or(0);
-
-    into_place(reports_root, &manifest.experiment, |tmp| {
-        let named = exp.baseline.is_some();
-        write_report(
-            tmp,
-            &manifest,
-            &rows,
-            (baseline, named),
-            &exp.published,
-            opts,
-        )
-    })
+    Ok((exp, rows))
 }
 
 fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Result<PathBuf> {

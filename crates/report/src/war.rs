@@ -69,23 +69,7 @@ pub(crate) fn write_report(
         unit: "battles".into(),
         series: rows
             .iter()
-            .filter_map(|r| {
-                let km = r.survival()?;
-                let loops = r.loops();
-                Some(Curve {
-                    name: if loops > 0 {
-                        format!(
-                            "{} (loops {:.1} %)",
-                            r.name,
-                            100.0 * loops as f64 / r.agg.games as f64
-                        )
-                    } else {
-                        r.name.clone()
-                    },
-                    steps: km.steps.iter().map(|s| (s.n, s.survival)).collect(),
-                    plateau: (loops > 0).then(|| km.plateau()),
-                })
-            })
+            .filter_map(|r| survival_curve(r, &r.name))
             .collect(),
     };
     show(
@@ -530,27 +514,55 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
         .filter(|r| r.fixed_deal)
         .map(|r| format!("`{}`", r.name))
         .collect();
-    let others: Vec<&Row> = rows
+    let pairs: Vec<(&Row, &Row)> = rows
         .iter()
         .enumerate()
         .filter(|(i, r)| *i != baseline && !r.fixed_deal)
-        .map(|(_, r)| r)
+        .map(|(_, r)| (r, base))
         .collect();
-    if base.fixed_deal || others.is_empty() {
+    if base.fixed_deal || pairs.is_empty() {
         return;
     }
-    let base_lengths = base.lengths();
-    let lengths: Vec<Option<Comparison>> = others
+    let why = if named {
+        format!("The experiment file names `{}` as its baseline.", base.name)
+    } else {
+        format!(
+            "The experiment file names no `baseline`, so the first variant, `{}`, is the \
+             baseline; `baseline = \"<variant>\"` in the file names another.",
+            base.name
+        )
+    };
+    let fixed = if fixed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " A fixed deal is one game, not a sample, and is not compared: {}.",
+            fixed.join(", ")
+        )
+    };
+    let _ = writeln!(
+        md,
+        "## Comparison with the baseline `{}`\n\n{why} Each variant against the baseline.{fixed}\n",
+        base.name
+    );
+    compare_pairs(md, &pairs);
+}
+
+/// Each `(variant, baseline)` pair: the lengths of the games that ended, and where either side
+/// has games that never end, their shares; every p-value one Holm family. Written for the
+/// experiment's comparison with its baseline and for `warlab compare` of two runs.
+pub(crate) fn compare_pairs(md: &mut String, pairs: &[(&Row, &Row)]) {
+    let lengths: Vec<Option<Comparison>> = pairs
         .iter()
-        .map(|r| {
-            let (x, y) = (r.lengths()?, base_lengths.as_ref()?);
+        .map(|(r, base)| {
+            let (x, y) = (r.lengths()?, base.lengths()?);
             compare(&x.ended_battles, &y.ended_battles)
         })
         .collect();
     let unended = |r: &Row| r.loops() + r.capped();
-    let shares: Vec<Option<ShareComparison>> = others
+    let shares: Vec<Option<ShareComparison>> = pairs
         .iter()
-        .map(|r| {
+        .map(|(r, base)| {
             (unended(r) + unended(base) > 0)
                 .then(|| compare_shares(unended(r), r.agg.games, unended(base), base.agg.games))?
         })
@@ -580,40 +592,20 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
         .iter()
         .map(|s| s.map(|_| next.next().unwrap_or(1.0)))
         .collect();
-    let why = if named {
-        format!("The experiment file names `{}` as its baseline.", base.name)
-    } else {
-        format!(
-            "The experiment file names no `baseline`, so the first variant, `{}`, is the \
-             baseline; `baseline = \"<variant>\"` in the file names another.",
-            base.name
-        )
-    };
     let _ = writeln!(
         md,
-        "## Comparison with the baseline `{}`\n\n{why} Each variant against the baseline. **Lengths** \
-         are those of the games that ended: the difference of their means (variant − baseline) \
-         with its 95 % CI (Welch), Welch's, Mann–Whitney U's and the two-sample \
+        "**Lengths** are those of the games that ended: the difference of their means (variant − \
+         baseline) with its 95 % CI (Welch), Welch's, Mann–Whitney U's and the two-sample \
          Kolmogorov–Smirnov test's p-values, and two effect sizes, Cohen's d and A = P(variant \
          longer) + ½ P(tie). Where either side has games that never end (looping or capped), \
          **their shares** are compared too: the difference with its 95 % CI (Newcombe's score \
          interval) and the two-proportion z-test (Fisher's exact test where an expected count is \
-         below 5). All {} p-values of this section are \
-         Holm-adjusted as one family. **Real** marks an adjusted p below 1 % (Welch's for the \
-         lengths).{}\n",
-        base.name,
+         below 5). All {} p-values of this section are Holm-adjusted as one family. **Real** \
+         marks an adjusted p below 1 % (Welch's for the lengths).\n",
         family.len(),
-        if fixed.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " A fixed deal is one game, not a sample, and is not compared: {}.",
-                fixed.join(", ")
-            )
-        }
     );
     md.push_str("| variant | ended games | difference (95 % CI) | Welch p (Holm) | Mann–Whitney p (Holm) | KS D | KS p (Holm) | Cohen's d | A | real at 1 % |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n");
-    for ((r, c), p) in others.iter().zip(&lengths).zip(&length_p) {
+    for (((r, _), c), p) in pairs.iter().zip(&lengths).zip(&length_p) {
         let ended = r.lengths().map_or("–".into(), |l| l.ended().to_string());
         match (c, p) {
             (Some(c), Some([welch, mw, ks])) => {
@@ -647,23 +639,21 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
     if shares.iter().all(Option::is_none) {
         return;
     }
-    let _ = writeln!(
-        md,
-        "Games that never ended (looping or capped), against the baseline's {} of {}:\n\n\
-         | variant | never ended | difference (95 % CI) | two-proportion p (Holm) | real at 1 % |\n\
-         |---|---:|---:|---:|:---:|",
-        share_text(unended(base), base.agg.games),
-        base.agg.games
+    md.push_str(
+        "Games that never ended (looping or capped), against the baseline's:\n\n\
+         | variant | never ended | baseline: never ended | difference (95 % CI) | two-proportion p (Holm) | real at 1 % |\n\
+         |---|---:|---:|---:|---:|:---:|\n",
     );
-    for ((r, s), p) in others.iter().zip(&shares).zip(&share_p) {
+    for (((r, base), s), p) in pairs.iter().zip(&shares).zip(&share_p) {
         let (Some(s), Some(p)) = (s, p) else {
             continue;
         };
         let _ = writeln!(
             md,
-            "| `{}` | {} | {:+.2} pp ({:+.2} to {:+.2}) | {} | {} |",
+            "| `{}` | {} | {} | {:+.2} pp ({:+.2} to {:+.2}) | {} | {} |",
             r.name,
             pct(unended(r), r.agg.games),
+            pct(unended(base), base.agg.games),
             100.0 * s.diff,
             100.0 * s.diff_ci.0,
             100.0 * s.diff_ci.1,
@@ -997,4 +987,23 @@ fn per_variant<'r>(
         );
     }
     rows.into_iter().take(PER_VARIANT_FIGURES)
+}
+
+/// A variant's Kaplan–Meier curve for the survival figure, named `name` (with its share of
+/// loops, which never end).
+pub(crate) fn survival_curve(r: &Row, name: &str) -> Option<Curve> {
+    let km = r.survival()?;
+    let loops = r.loops();
+    Some(Curve {
+        name: if loops > 0 {
+            format!(
+                "{name} (loops {:.1} %)",
+                100.0 * loops as f64 / r.agg.games as f64
+            )
+        } else {
+            name.to_string()
+        },
+        steps: km.steps.iter().map(|s| (s.n, s.survival)).collect(),
+        plateau: (loops > 0).then(|| km.plateau()),
+    })
 }
