@@ -11,7 +11,7 @@ use warlab_stats::files::Manifest;
 
 use crate::format::show;
 use crate::plots::Survival;
-use crate::war::{compare_pairs, survival_curve};
+use crate::war::{compare_pairs, forest, survival_curve};
 use crate::{Row, into_place, read_manifest, war_rows};
 
 /// Which variants to compare: the same name in both runs, or one of each.
@@ -93,7 +93,13 @@ pub fn compare(
                 .join(", ")
         );
         let rows: Vec<(&Row, &Row)> = pairs.iter().map(|&(i, j)| (&ra[i], &rb[j])).collect();
-        compare_pairs(&mut md, &rows);
+        let diffs = compare_pairs(&mut md, &rows);
+        forest(
+            &mut md,
+            tmp,
+            &format!("{} (A) against {} (B)", ma.experiment, mb.experiment),
+            diffs,
+        )?;
         let series = pairs
             .iter()
             .flat_map(|&(i, j)| {

@@ -214,6 +214,13 @@ fn prob_tick(v: f64) -> String {
     }
 }
 
+/// A tick without trailing zeros: `20`, `2.5`, `0.125` (not `20.0`).
+fn short_tick(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
 /// A tick on an axis of whole numbers: the number, or nothing between two (no `2.5 players`).
 fn whole_tick(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
@@ -982,6 +989,176 @@ impl Lines {
             chart
                 .draw_series(LineSeries::new(pts.iter().copied(), col.stroke_width(2)))
                 .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// A forest plot: each row's estimate with its 95 % CI against a zero line (the baseline).
+pub struct Forest {
+    /// The figure's title.
+    pub title: String,
+    /// What is estimated, e.g. "difference of mean battles, variant − baseline (95 % CI)".
+    pub x_desc: String,
+    /// `(name, estimate, ci_lo, ci_hi)`, drawn top to bottom.
+    pub rows: Vec<(String, f64, f64, f64)>,
+}
+
+impl Plot for Forest {
+    fn size(&self) -> (u32, u32) {
+        // One line per row, at least the usual height.
+        (
+            SIZE.0,
+            SIZE.1.max(120 + 20 * self.rows.len().min(MAX_ROWS) as u32),
+        )
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let rows = &self.rows[..self.rows.len().min(MAX_ROWS)];
+        let n = rows.len().max(1);
+        let (mut lo, mut hi) = (0.0f64, 0.0f64);
+        for &(_, _, l, h) in rows {
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        let pad = (hi - lo).max(1e-9) * 0.05;
+        let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+        let title = if self.rows.len() > MAX_ROWS {
+            format!("{} (first {MAX_ROWS} of {})", self.title, self.rows.len())
+        } else {
+            self.title.clone()
+        };
+        let mut chart = ChartBuilder::on(root)
+            .caption(&title, TITLE)
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size((longest * 8 + 20).clamp(60, 420))
+            .build_cartesian_2d(lo - pad..hi + pad, -0.5..(n as f64 - 0.5))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.clone())
+            .x_label_formatter(&|v| short_tick(*v))
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                // Row 0 at the top.
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                    names[names.len() - 1 - i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_style((FONT, if n > 20 { 11 } else { 14 }))
+            .x_label_style((FONT, 14))
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series([PathElement::new(
+                [(0.0, -0.5), (0.0, n as f64 - 0.5)],
+                BLACK.stroke_width(1),
+            )])
+            .map_err(err)?;
+        let col = color(0);
+        for (k, &(_, est, l, h)) in rows.iter().enumerate() {
+            let y = (n - 1 - k) as f64;
+            chart
+                .draw_series([
+                    PathElement::new([(l, y), (h, y)], col.stroke_width(2)),
+                    PathElement::new([(l, y - 0.2), (l, y + 0.2)], col.stroke_width(2)),
+                    PathElement::new([(h, y - 0.2), (h, y + 0.2)], col.stroke_width(2)),
+                ])
+                .map_err(err)?;
+            chart
+                .draw_series([Circle::new((est, y), 5, col.filled())])
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// Rows of a forest plot or of stacked shares at most: a figure of more says so in its title.
+pub const MAX_ROWS: usize = 60;
+
+/// Each row's shares of named parts as one horizontal bar of 100 % (e.g. how games end).
+pub struct StackedShares {
+    /// The figure's title.
+    pub title: String,
+    /// The parts' names, in stacking order.
+    pub parts: Vec<String>,
+    /// `(row name, share of each part)`, the shares summing to 1.
+    pub rows: Vec<(String, Vec<f64>)>,
+}
+
+impl Plot for StackedShares {
+    fn size(&self) -> (u32, u32) {
+        (
+            SIZE.0,
+            SIZE.1.max(120 + 20 * self.rows.len().min(MAX_ROWS) as u32),
+        )
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let rows = &self.rows[..self.rows.len().min(MAX_ROWS)];
+        let n = rows.len().max(1);
+        let title = if self.rows.len() > MAX_ROWS {
+            format!("{} (first {MAX_ROWS} of {})", self.title, self.rows.len())
+        } else {
+            self.title.clone()
+        };
+        let root = root.titled(&title, TITLE).map_err(err)?;
+        let keys: Vec<(String, RGBColor)> = self
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.clone(), color(i)))
+            .collect();
+        let plot = legend_column(&root, &keys)?;
+        let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size((longest * 8 + 20).clamp(60, 420))
+            .build_cartesian_2d(0.0..100.0, -0.5..(n as f64 - 0.5))
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("share of games, %")
+            .x_label_formatter(&|v| short_tick(*v))
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                    names[names.len() - 1 - i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_style((FONT, if n > 20 { 11 } else { 14 }))
+            .x_label_style((FONT, 14))
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(err)?;
+        for (k, (_, shares)) in rows.iter().enumerate() {
+            let y = (n - 1 - k) as f64;
+            let mut left = 0.0;
+            for (i, s) in shares.iter().enumerate() {
+                let right = left + 100.0 * s;
+                if right > left {
+                    chart
+                        .draw_series([Rectangle::new(
+                            [(left, y - 0.35), (right, y + 0.35)],
+                            color(i).filled(),
+                        )])
+                        .map_err(err)?;
+                }
+                left = right;
+            }
         }
         Ok(())
     }

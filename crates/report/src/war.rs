@@ -23,7 +23,8 @@ use warlab_stats::files::Manifest;
 
 use crate::input::Row;
 use crate::plots::{
-    AxisMeans, Boxes, Curve, IntervalSeries, LengthHist, Lines, Survival, TwoHists,
+    AxisMeans, Boxes, Curve, Forest, IntervalSeries, LengthHist, Lines, StackedShares, Survival,
+    TwoHists,
 };
 use crate::published;
 use crate::words;
@@ -109,8 +110,14 @@ pub(crate) fn write_report(
     }
 
     numeric_axes(&mut md, dir, m, rows)?;
-    comparisons(&mut md, rows, baseline, named);
-    endings(&mut md, rows);
+    let diffs = comparisons(&mut md, rows, baseline, named);
+    forest(
+        &mut md,
+        dir,
+        &format!("{}: difference from the baseline", m.experiment),
+        diffs,
+    )?;
+    endings(&mut md, dir, m, rows)?;
     cycles(&mut md, dir, m, rows)?;
     parity(&mut md, dir, rows)?;
     running_means(&mut md, dir, m, rows)?;
@@ -503,9 +510,9 @@ fn fit_words(f: &PowerLaw) -> &'static str {
 /// Each variant against the baseline. Lengths are compared over the games that ended; where
 /// either side has games that never end, the shares of those are compared too. Every p-value
 /// of the section is one Holm family. `named`: the experiment file chose the baseline.
-fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
+fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) -> Vec<ForestRow> {
     if rows.len() < 2 {
-        return;
+        return Vec::new();
     }
     let base = &rows[baseline];
     // A fixed deal is one game, not a sample of a distribution: nothing to test.
@@ -521,7 +528,7 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
         .map(|(_, r)| (r, base))
         .collect();
     if base.fixed_deal || pairs.is_empty() {
-        return;
+        return Vec::new();
     }
     let why = if named {
         format!("The experiment file names `{}` as its baseline.", base.name)
@@ -545,13 +552,16 @@ fn comparisons(md: &mut String, rows: &[Row], baseline: usize, named: bool) {
         "## Comparison with the baseline `{}`\n\n{why} Each variant against the baseline.{fixed}\n",
         base.name
     );
-    compare_pairs(md, &pairs);
+    compare_pairs(md, &pairs)
 }
+
+/// A variant's difference of mean length from its baseline: `(name, difference, CI low, CI high)`.
+pub(crate) type ForestRow = (String, f64, f64, f64);
 
 /// Each `(variant, baseline)` pair: the lengths of the games that ended, and where either side
 /// has games that never end, their shares; every p-value one Holm family. Written for the
 /// experiment's comparison with its baseline and for `warlab compare` of two runs.
-pub(crate) fn compare_pairs(md: &mut String, pairs: &[(&Row, &Row)]) {
+pub(crate) fn compare_pairs(md: &mut String, pairs: &[(&Row, &Row)]) -> Vec<ForestRow> {
     let lengths: Vec<Option<Comparison>> = pairs
         .iter()
         .map(|(r, base)| {
@@ -636,8 +646,13 @@ pub(crate) fn compare_pairs(md: &mut String, pairs: &[(&Row, &Row)]) {
         }
     }
     md.push('\n');
+    let forest = pairs
+        .iter()
+        .zip(&lengths)
+        .filter_map(|((r, _), c)| c.map(|c| (r.name.clone(), c.diff, c.diff_ci.0, c.diff_ci.1)))
+        .collect();
     if shares.iter().all(Option::is_none) {
-        return;
+        return forest;
     }
     md.push_str(
         "Games that never ended (looping or capped), against the baseline's:\n\n\
@@ -662,13 +677,56 @@ pub(crate) fn compare_pairs(md: &mut String, pairs: &[(&Row, &Row)]) {
         );
     }
     md.push_str("\n(pp: percentage points.)\n\n");
+    forest
 }
 
-fn endings(md: &mut String, rows: &[Row]) {
+/// The forest plot of a comparison: each variant's difference of mean length with its CI.
+pub(crate) fn forest(md: &mut String, dir: &Path, title: &str, rows: Vec<ForestRow>) -> Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    show(
+        md,
+        dir,
+        "forest",
+        &Forest {
+            title: title.to_string(),
+            x_desc: "difference of mean battles of ended games, variant − baseline (95 % CI)"
+                .into(),
+            rows,
+        },
+        "Each variant's difference of mean length (games that ended) from its baseline, with \
+         its 95 % CI (Welch); the line at 0 is the baseline. The table above has the tests",
+    )
+}
+
+fn endings(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
     let ends: Vec<EndReason> = EndReason::ALL
         .into_iter()
         .filter(|e| rows.iter().any(|r| r.agg.ended(*e) > 0))
         .collect();
+    // Only where games end more than one way is there something to see.
+    if ends.len() > 1 {
+        show(
+            md,
+            dir,
+            "endings",
+            &StackedShares {
+                title: format!("{}: how games end", m.experiment),
+                parts: ends.iter().map(|e| e.name().to_string()).collect(),
+                rows: rows
+                    .iter()
+                    .map(|r| {
+                        let n = r.agg.games.max(1) as f64;
+                        let shares = ends.iter().map(|e| r.agg.ended(*e) as f64 / n).collect();
+                        (r.name.clone(), shares)
+                    })
+                    .collect(),
+            },
+            "Share of each variant's games by how they ended (the table below has the \
+             shares with their CIs)",
+        )?;
+    }
     md.push_str("## How games end, and who wins\n\nShare of games by end reason (95 % Wilson CI):\n\n| variant |");
     for e in &ends {
         let _ = write!(md, " {} |", e.name());
@@ -742,6 +800,7 @@ fn endings(md: &mut String, rows: &[Row]) {
         }
     }
     md.push('\n');
+    Ok(())
 }
 
 fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use warlab_report::plots::{
-    AxisMeans, BandedLine, Boxes, Curve, Lines, MAX_PANELS, PER_PANEL, Plot, Survival, save,
+    AxisMeans, BandedLine, Boxes, Curve, Forest, Lines, MAX_PANELS, PER_PANEL, Plot, StackedShares,
+    Survival, save,
 };
 
 fn scratch(name: &str) -> PathBuf {
@@ -146,6 +147,28 @@ fn lines_boxes_and_axis_means_at_the_edges() {
             log_log,
         };
         check(&dir, stem, &plot, 2_000_000);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn forests_and_stacked_shares_of_one_and_a_thousand_rows() {
+    let dir = scratch("rows");
+    for n in [1usize, 1000] {
+        let forest = Forest {
+            title: "t".into(),
+            x_desc: "difference".into(),
+            rows: (0..n)
+                .map(|i| (format!("v{i}"), i as f64, i as f64 - 1.0, i as f64 + 1.0))
+                .collect(),
+        };
+        check(&dir, &format!("forest-{n}"), &forest, 2_000_000);
+        let shares = StackedShares {
+            title: "t".into(),
+            parts: vec!["all_cards".into(), "cycle".into()],
+            rows: (0..n).map(|i| (format!("v{i}"), vec![0.7, 0.3])).collect(),
+        };
+        check(&dir, &format!("shares-{n}"), &shares, 2_000_000);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
