@@ -405,8 +405,9 @@ fn by_decks(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
             series: edge,
             fit: None,
             log_log: false,
+            exact_pairs: true,
         },
-        "House edge of the main bet against the number of decks: exact (fresh shoe) and simulated fresh-shoe hands with 95 % CI",
+        "House edge of the main bet against the number of decks: exact (fresh shoe) as lines, every other one dashed so that equal ones both show; simulated fresh-shoe hands as points with their 95 % CI, in the colour of their exact line and set a little apart along x",
     )?;
     show(
         md,
@@ -419,6 +420,7 @@ fn by_decks(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
             series: target,
             fit: None,
             log_log: false,
+            exact_pairs: false,
         },
         "Probability of reaching the target (e.g. doubling) before ruin, against the number of decks",
     )?;

@@ -663,6 +663,10 @@ pub struct AxisMeans {
     pub fit: Option<PowerLaw>,
     /// Both axes logarithmic.
     pub log_log: bool,
+    /// The series come in pairs, an exact value and its simulated estimate: each pair in one
+    /// colour, the exact one a line, the simulated one points with CI whiskers, pairs set a
+    /// little apart along x so that none hides another.
+    pub exact_pairs: bool,
 }
 
 impl Plot for AxisMeans {
@@ -685,7 +689,10 @@ impl Plot for AxisMeans {
             .series
             .iter()
             .enumerate()
-            .map(|(i, s)| (s.0.clone(), color(i)))
+            .map(|(i, s)| {
+                let c = if self.exact_pairs { i / 2 } else { i };
+                (s.0.clone(), color(c))
+            })
             .collect();
         if let Some(f) = &self.fit {
             keys.push((
@@ -729,7 +736,7 @@ impl Plot for AxisMeans {
                 .light_line_style(WHITE)
                 .draw()
                 .map_err(err)?;
-            draw_means(&mut chart, &self.series, self.fit.as_ref(), (x0, x1))?;
+            draw_means(&mut chart, self, (x0, x1))?;
         } else {
             let mut chart = c
                 .build_cartesian_2d(x0 - pad..x1 + pad, (y0 * 0.9).min(0.0)..y1 * 1.1)
@@ -743,52 +750,82 @@ impl Plot for AxisMeans {
                 .light_line_style(WHITE)
                 .draw()
                 .map_err(err)?;
-            draw_means(&mut chart, &self.series, self.fit.as_ref(), (x0, x1))?;
+            draw_means(&mut chart, self, (x0, x1))?;
         }
         Ok(())
     }
 }
 
-/// Each series' means joined by a line, its 95 % CIs as capped bars, and the fitted power law.
+/// Each series' means joined by a line, its 95 % CIs as capped bars, and the fitted power law;
+/// exact pairs as [`AxisMeans::exact_pairs`] says.
 fn draw_means<'a, DB: DrawingBackend + 'a, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    series: &[IntervalSeries],
-    fit: Option<&PowerLaw>,
+    plot: &AxisMeans,
     (x0, x1): (f64, f64),
 ) -> Result<(), String>
 where
     X: Ranged<ValueType = f64>,
     Y: Ranged<ValueType = f64>,
 {
-    for (i, (_, pts)) in series.iter().enumerate() {
-        let col = color(i);
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.0, p.1)),
-                col.stroke_width(2),
-            ))
-            .map_err(err)?;
+    let fit = plot.fit.as_ref();
+    let pairs = plot.series.len().div_ceil(2);
+    for (i, (_, pts)) in plot.series.iter().enumerate() {
+        let (col, exact, shift) = if plot.exact_pairs {
+            // Pair k of m sits at x + (k − (m − 1)/2) · 1.2 % of the axis.
+            let k = (i / 2) as f64 - (pairs as f64 - 1.0) / 2.0;
+            (color(i / 2), i % 2 == 0, k * 0.012 * (x1 - x0).max(1.0))
+        } else {
+            (color(i), false, 0.0)
+        };
+        let at = |p: &Interval| p.0 + if exact { 0.0 } else { shift };
+        if exact && i / 2 % 2 == 1 {
+            // Every other exact line dashed: two equal exact values (surrender with and
+            // without the bonus) show both colours instead of one line hiding the other.
+            chart
+                .draw_series(DashedLineSeries::new(
+                    pts.iter().map(|p| (p.0, p.1)),
+                    10,
+                    8,
+                    col.stroke_width(2),
+                ))
+                .map_err(err)?;
+            continue;
+        }
+        if exact || !plot.exact_pairs {
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().map(|p| (p.0, p.1)),
+                    col.stroke_width(2),
+                ))
+                .map_err(err)?;
+        }
+        if exact {
+            continue;
+        }
         // Caps 6 px wide whatever the axis: an interval narrower than a point still shows.
         chart
             .draw_series(pts.iter().map(|p| {
-                EmptyElement::at((p.0, p.2))
+                EmptyElement::at((at(p), p.2))
                     + PathElement::new([(-6, 0), (6, 0)], col.stroke_width(2))
             }))
             .map_err(err)?;
         chart
             .draw_series(pts.iter().map(|p| {
-                EmptyElement::at((p.0, p.3))
+                EmptyElement::at((at(p), p.3))
                     + PathElement::new([(-6, 0), (6, 0)], col.stroke_width(2))
             }))
             .map_err(err)?;
         chart
             .draw_series(
                 pts.iter()
-                    .map(|p| PathElement::new([(p.0, p.2), (p.0, p.3)], col.stroke_width(2))),
+                    .map(|p| PathElement::new([(at(p), p.2), (at(p), p.3)], col.stroke_width(2))),
             )
             .map_err(err)?;
         chart
-            .draw_series(pts.iter().map(|p| Circle::new((p.0, p.1), 3, col.filled())))
+            .draw_series(
+                pts.iter()
+                    .map(|p| Circle::new((at(p), p.1), 3, col.filled())),
+            )
             .map_err(err)?;
     }
     if let Some(f) = fit {

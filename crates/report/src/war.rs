@@ -386,6 +386,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                     series: plain,
                     fit: None,
                     log_log: false,
+                    exact_pairs: false,
                 },
                 &format!(
                     "Mean length of the games that ended (95 % CI) against `{axis}` (numeric \
@@ -413,6 +414,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 series: plain,
                 fit,
                 log_log: true,
+                exact_pairs: false,
             },
             &format!(
                 "Mean length of the games that ended (95 % CI) against the number of cards in \
@@ -470,6 +472,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                     .collect(),
                 fit: None,
                 log_log: false,
+                exact_pairs: false,
             },
             &format!(
                 "The local exponent: the log–log slope of the mean length of ended games \

@@ -145,6 +145,7 @@ fn lines_boxes_and_axis_means_at_the_edges() {
             series,
             fit: None,
             log_log,
+            exact_pairs: false,
         };
         check(&dir, stem, &plot, 2_000_000);
     }
