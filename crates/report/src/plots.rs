@@ -659,8 +659,8 @@ pub struct AxisMeans {
     pub y_desc: String,
     /// `(label, [(x, mean, ci_lo, ci_hi)])`.
     pub series: Vec<IntervalSeries>,
-    /// A power law drawn over the points, when one was fitted.
-    pub fit: Option<PowerLaw>,
+    /// Power laws drawn over the points: `(series index, fit)`, each in its series' colour.
+    pub fits: Vec<(usize, PowerLaw)>,
     /// Both axes logarithmic.
     pub log_log: bool,
     /// The series come in pairs, an exact value and its simulated estimate: each pair in one
@@ -694,13 +694,18 @@ impl Plot for AxisMeans {
                 (s.0.clone(), color(c))
             })
             .collect();
-        if let Some(f) = &self.fit {
+        for (i, f) in &self.fits {
+            let of = if self.series.len() > 1 {
+                format!(" of {}", self.series[*i].0)
+            } else {
+                String::new()
+            };
             keys.push((
                 format!(
-                    "fit ∝ n^{:.3} (95 % CI {:.3}–{:.3})",
+                    "fit{of} ∝ n^{:.3} (95 % CI {:.3}–{:.3})",
                     f.exponent, f.exponent_ci.0, f.exponent_ci.1
                 ),
-                BLACK,
+                color(*i),
             ));
         }
         let plot = legend_column(&root, &keys)?;
@@ -767,7 +772,6 @@ where
     X: Ranged<ValueType = f64>,
     Y: Ranged<ValueType = f64>,
 {
-    let fit = plot.fit.as_ref();
     let pairs = plot.series.len().div_ceil(2);
     for (i, (_, pts)) in plot.series.iter().enumerate() {
         let (col, exact, shift) = if plot.exact_pairs {
@@ -791,7 +795,9 @@ where
                 .map_err(err)?;
             continue;
         }
-        if exact || !plot.exact_pairs {
+        // A series with a fitted law is its points; the law is the line through them.
+        let fitted = plot.fits.iter().any(|(f, _)| *f == i);
+        if (exact || !plot.exact_pairs) && !fitted {
             chart
                 .draw_series(LineSeries::new(
                     pts.iter().map(|p| (p.0, p.1)),
@@ -828,14 +834,18 @@ where
             )
             .map_err(err)?;
     }
-    if let Some(f) = fit {
+    for (i, f) in &plot.fits {
+        // Over the series' own range of n, in its colour.
+        let xs = plot.series[*i].1.iter().map(|p| p.0);
+        let (lo, hi) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+        let (lo, hi) = if lo < hi { (lo, hi) } else { (x0, x1) };
         let steps = 60;
         let line = (0..=steps).map(|k| {
-            let x = x0 * (x1 / x0).powf(f64::from(k) / f64::from(steps));
+            let x = lo * (hi / lo).powf(f64::from(k) / f64::from(steps));
             (x, f.scale * x.powf(f.exponent))
         });
         chart
-            .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
+            .draw_series(LineSeries::new(line, color(*i).stroke_width(1)))
             .map_err(err)?;
     }
     Ok(())

@@ -384,7 +384,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                     axis: axis.clone(),
                     y_desc: "mean battles of ended games, 95 % CI".into(),
                     series: plain,
-                    fit: None,
+                    fits: Vec::new(),
                     log_log: false,
                     exact_pairs: false,
                 },
@@ -398,11 +398,12 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
         let points = |p: &[[f64; 6]]| -> Vec<(f64, f64, f64)> {
             p.iter().map(|q| (q[5], q[1], q[4])).collect()
         };
-        let fit = if series.len() == 1 {
-            power_law(&points(&series[0].1))
-        } else {
-            None
-        };
+        // A power law per line: each line of its own deck shape (4 suits, 1 suit, …).
+        let fits: Vec<(usize, PowerLaw)> = series
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (_, p))| power_law(&points(p)).map(|f| (i, f)))
+            .collect();
         show(
             md,
             dir,
@@ -412,7 +413,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                 axis: "cards in play, n".into(),
                 y_desc: "mean battles of ended games, 95 % CI".into(),
                 series: plain,
-                fit,
+                fits: fits.clone(),
                 log_log: true,
                 exact_pairs: false,
             },
@@ -421,12 +422,17 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                  play as `{axis}` varies, log–log.{note}"
             ),
         )?;
-        if let Some(f) = fit {
+        for (i, f) in fits {
+            let of = if series.len() > 1 {
+                format!(" (`{}`)", series[i].0)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 md,
-                "Power law fitted by weighted least squares of ln(mean) on ln(n) over {} decks: \
-                 **length ∝ n^{:.3}**, 95 % CI {:.3}–{:.3} (SE {:.3}; scale {:.4}), χ² = {:.1} \
-                 on {} degrees of freedom (p {}). {}\n",
+                "Power law{of} fitted by weighted least squares of ln(mean) on ln(n) over {} \
+                 decks: **length ∝ n^{:.3}**, 95 % CI {:.3}–{:.3} (SE {:.3}; scale {:.4}), χ² = \
+                 {:.1} on {} degrees of freedom (p {}). {}\n",
                 f.points,
                 f.exponent,
                 f.exponent_ci.0,
@@ -470,7 +476,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                         )
                     })
                     .collect(),
-                fit: None,
+                fits: Vec::new(),
                 log_log: false,
                 exact_pairs: false,
             },

@@ -143,7 +143,7 @@ fn lines_boxes_and_axis_means_at_the_edges() {
             axis: "players".into(),
             y_desc: "mean".into(),
             series,
-            fit: None,
+            fits: Vec::new(),
             log_log,
             exact_pairs: false,
         };
