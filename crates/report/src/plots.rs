@@ -214,9 +214,9 @@ fn prob_tick(v: f64) -> String {
     }
 }
 
-/// A tick without trailing zeros: `20`, `2.5`, `0.125` (not `20.0`).
+/// A tick without trailing zeros: `20`, `2.5`, `0.0005` (not `20.0`).
 fn short_tick(v: f64) -> String {
-    let s = format!("{v:.3}");
+    let s = format!("{v:.6}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" { "0".into() } else { s.to_string() }
 }
@@ -1017,6 +1017,7 @@ impl Lines {
             .y_desc(self.y_desc.clone())
             .x_labels(x_ticks(&plot))
             .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| short_tick(*v))
             .label_style((FONT, 14))
             .light_line_style(WHITE)
             .draw()

@@ -888,7 +888,7 @@ fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()>
 /// Share of the ended games with an even number of battles, and where it is far from ½, the
 /// distribution of even against odd lengths.
 fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
-    md.push_str("## Even and odd game lengths\n\nShare of the games that ended that last an even number of battles. Where it differs from ½ beyond doubt (two-sided binomial test, p < 0.001), the lengths show an even/odd pattern and the figure splits the distribution by parity.\n\n| variant | ended games | even share (95 % CI) | pattern |\n|---|---:|---:|:---:|\n");
+    md.push_str("## Even and odd game lengths\n\nShare of the games that ended that last an even number of battles (games stopped by a battle limit, which all last the limit, left out). Where it differs from ½ beyond doubt (two-sided binomial test, p < 0.001), the lengths show an even/odd pattern and the figure splits the distribution by parity.\n\n| variant | ended games | even share (95 % CI) | pattern |\n|---|---:|---:|:---:|\n");
     let z = statrs::distribution::Normal::standard();
     let mut flagged = Vec::new();
     for r in rows {
@@ -896,8 +896,25 @@ fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
             continue;
         };
         let h = &l.ended_battles;
-        let n = h.count();
-        let even: u64 = h.iter().filter(|(v, _)| v % 2 == 0).map(|(_, c)| c).sum();
+        // Games stopped by a battle limit all last the limit: an even limit would make a
+        // "pattern" of its own. They are left out of the count.
+        let stopped = r.agg.ended(EndReason::BattleLimit);
+        let limit = r
+            .rules
+            .iter()
+            .find(|(k, _)| k == "battle_limit")
+            .and_then(|(_, v)| v.parse::<u64>().ok());
+        let n = h.count() - stopped;
+        let even: u64 = h
+            .iter()
+            .filter(|(v, _)| v % 2 == 0)
+            .map(|(_, c)| c)
+            .sum::<u64>()
+            - if limit.is_some_and(|b| b % 2 == 0) {
+                stopped
+            } else {
+                0
+            };
         let p = if n == 0 {
             1.0
         } else {
