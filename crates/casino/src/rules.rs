@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use warlab_engine::spec::{self, Choice, Named, none_or, parse_bool, parse_in};
+use warlab_engine::spec::{self, Choice, Kind, Named, none_or, parse_bool, parse_in};
 use warlab_engine::{Opt, OptionError, choices};
 
 /// Hands after which a session with no `hands` limit stops, reported as capped.
@@ -72,6 +72,7 @@ fn at_least(v: &str, min: u64) -> Option<u64> {
 pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     Opt {
         name: "decks",
+        column: Kind::Text,
         means: "52-card decks in the shoe (default 6)",
         named: &[Named {
             name: "infinite",
@@ -95,6 +96,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "penetration",
+        column: Kind::Int,
         means: "percent of the shoe dealt before it is reshuffled (default 75; 0 = a freshly shuffled shoe every hand)",
         named: &[],
         other: "a number 0..=100",
@@ -107,6 +109,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "strategy",
+        column: Kind::Text,
         means: "what the player does on a tie (default war)",
         named: Strategy::NAMED,
         other: "",
@@ -119,6 +122,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "bonus",
+        column: Kind::Bool,
         means: "a tie on the war cards pays a bonus equal to the original bet (default false)",
         named: &[
             Named {
@@ -140,6 +144,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "tie_bet",
+        column: Kind::Int,
         means: "chips on the tie side bet every hand; a tie pays 10 to 1 (default 0)",
         named: &[],
         other: "an integer ≥ 0",
@@ -152,6 +157,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "bet",
+        column: Kind::Int,
         means: "chips bet on every hand (default 1)",
         named: &[],
         other: "an integer ≥ 1",
@@ -164,6 +170,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "bankroll",
+        column: Kind::Int,
         means: "chips at the start of a session (default 50)",
         named: &[],
         other: "an integer ≥ 1",
@@ -176,6 +183,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "target",
+        column: Kind::Text,
         means: "the bankroll that ends a session as a win (default double)",
         named: &[
             Named {
@@ -207,6 +215,7 @@ pub const OPTIONS: &[Opt<CasinoOptions>] = &[
     },
     Opt {
         name: "hands",
+        column: Kind::Int,
         means: "hands per session at most (default none)",
         named: &[Named {
             name: "none",

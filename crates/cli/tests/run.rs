@@ -267,8 +267,9 @@ fn parts_of_another_run_are_kept_unless_forced() {
     assert_eq!(code, 0, "{stderr}");
     assert!(!stderr.contains("resuming"), "{stderr}");
     let summary = std::fs::read_to_string(out.join("s/summary.csv")).unwrap();
+    // The run's columns (experiment, seed, file hash), then the variant.
     assert!(
-        summary.lines().nth(1).unwrap().starts_with("base,"),
+        summary.lines().nth(1).unwrap().starts_with("s,1,") && summary.contains(",base,"),
         "{summary}"
     );
     // Parts under a readable key of another run are refused the same way, naming what differs.

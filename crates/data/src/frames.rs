@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use polars::prelude::{Column, DataFrame, ParquetReader, SerReader};
 use warlab_casino::CasinoRules;
 use warlab_engine::Rules;
+use warlab_engine::spec::Kind;
 use warlab_experiment::{Experiment, Variant, fnv1a};
 use warlab_runner::{Game, GameRow, SessionRow};
 use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate, RunKey};
@@ -251,29 +252,50 @@ fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path, key: &RunKey) ->
 
 fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) -> Result<DataFrame> {
     let n = exp.variants.len();
-    let mut columns = vec![Column::new(
+    let mut columns = run_columns(exp, n);
+    columns.push(Column::new(
         "variant".into(),
         exp.variants
             .iter()
             .map(|v| v.name.as_str())
             .collect::<Vec<_>>(),
-    )];
+    ));
     let pairs: Vec<Vec<(&str, String)>> = exp.variants.iter().map(|v| v.rules.pairs()).collect();
-    for opt in G::OPTIONS.iter().map(|o| o.name) {
+    // Each option's column has the type the option table gives it, in every run: counts are
+    // integers and `none` or unset is null, switches are booleans, the rest text.
+    for opt in G::OPTIONS {
         let values: Vec<Option<&str>> = pairs
             .iter()
-            .map(|p| p.iter().find(|(k, _)| *k == opt).map(|(_, v)| v.as_str()))
-            .collect();
-        let ints: Option<Vec<Option<i64>>> = values
-            .iter()
-            .map(|v| {
-                v.map(|s| s.parse::<i64>().ok())
-                    .map_or(Some(None), |p| p.map(Some))
+            .map(|p| {
+                p.iter()
+                    .find(|(k, _)| *k == opt.name)
+                    .map(|(_, v)| v.as_str())
             })
             .collect();
-        columns.push(match ints {
-            Some(ints) => Column::new(opt.into(), ints),
-            None => Column::new(opt.into(), values),
+        let name = opt.name.into();
+        columns.push(match opt.column {
+            Kind::Int => Column::new(
+                name,
+                values
+                    .iter()
+                    .map(|v| v.and_then(|s| s.parse::<i64>().ok()))
+                    .collect::<Vec<_>>(),
+            ),
+            Kind::Float => Column::new(
+                name,
+                values
+                    .iter()
+                    .map(|v| v.and_then(|s| s.parse::<f64>().ok()))
+                    .collect::<Vec<_>>(),
+            ),
+            Kind::Bool => Column::new(
+                name,
+                values
+                    .iter()
+                    .map(|v| v.and_then(|s| s.parse::<bool>().ok()))
+                    .collect::<Vec<_>>(),
+            ),
+            Kind::Text => Column::new(name, values),
         });
     }
     let cells: Vec<Vec<(String, Cell)>> = exp
@@ -289,26 +311,21 @@ fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
     Ok(DataFrame::new(n, columns)?)
 }
 
+/// A column of cells: every cell of a column is of one kind (a count, a value or text, each
+/// possibly missing), which gives the column its type whatever the values.
 fn cell_column(name: &str, cells: &[&Cell]) -> Column {
-    let any_float = cells.iter().any(|c| matches!(c, Cell::Float(_)));
-    let any_text = cells.iter().any(|c| matches!(c, Cell::Text(_)));
-    if any_text {
+    if cells.iter().any(|c| matches!(c, Cell::Text(_))) {
         let v: Vec<Option<String>> = cells
             .iter()
             .map(|c| match c {
                 Cell::Text(s) => Some(s.clone()),
-                Cell::Int(i) => Some(i.to_string()),
-                Cell::Float(f) => Some(f.to_string()),
-                Cell::Null => None,
+                _ => None,
             })
             .collect();
         Column::new(name.into(), v)
-    } else if any_float
-        || name.ends_with("_mean")
-        || name.contains("share")
-        || name.ends_with("_sd")
-        || name.ends_with("_se")
-        || name.contains("_ci_")
+    } else if cells
+        .iter()
+        .any(|c| matches!(c, Cell::Float(_) | Cell::NullFloat))
     {
         let v: Vec<Option<f64>> = cells
             .iter()
@@ -341,12 +358,62 @@ fn lengths_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
         }
     }
     let n = names.len();
-    Ok(DataFrame::new(
-        n,
-        vec![
-            Column::new("variant".into(), names),
-            Column::new(unit.into(), battles),
-            Column::new("count".into(), counts),
-        ],
-    )?)
+    let mut columns = run_columns(exp, n);
+    columns.extend([
+        Column::new("variant".into(), names),
+        Column::new(unit.into(), battles),
+        Column::new("count".into(), counts),
+    ]);
+    Ok(DataFrame::new(n, columns)?)
+}
+
+/// The run's own columns, the same in every row: which experiment, seed and file (with its
+/// overrides, by hash) the rows come from, so that files of several runs concatenate and
+/// still say where each row belongs.
+fn run_columns<G: Tables>(exp: &Experiment<G>, n: usize) -> Vec<Column> {
+    vec![
+        Column::new("experiment".into(), vec![exp.name.as_str(); n]),
+        Column::new("seed".into(), vec![exp.seed; n]),
+        Column::new("file_hash".into(), vec![exp.text_hash(); n]),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use warlab_experiment::Experiment;
+    use warlab_stats::Aggregate;
+
+    use super::summary_frame;
+
+    /// Two experiments whose option values differ in kind (a number and `by-rank`, `none` and
+    /// a number, unset and set) and whose estimates are all missing in one: the same schema.
+    #[test]
+    fn summaries_of_different_runs_have_one_schema() {
+        let schema = |text: &str| {
+            let exp = Experiment::parse(Path::new("t.toml"), text).unwrap();
+            let aggs = vec![Aggregate::default(); exp.variants.len()];
+            summary_frame(&exp, &aggs)
+                .unwrap()
+                .schema()
+                .as_ref()
+                .clone()
+        };
+        let a = schema("name = \"a\"\ngames = 10\n[rules]\nwar_down = 1\n");
+        let b = schema(
+            "name = \"b\"\ngames = 10\n[rules]\nwar_down = \"by-rank\"\nbattle_limit = 50\n\
+             speed = 0.5\npile = \"two-pile\"\non_empty = \"shuffle\"\nprize = true\n",
+        );
+        assert_eq!(a, b);
+        let dtype = |name: &str| a.get(name).unwrap().to_string();
+        assert_eq!(dtype("war_down"), "str");
+        assert_eq!(dtype("battle_limit"), "i64");
+        assert_eq!(dtype("speed"), "f64");
+        assert_eq!(dtype("prize"), "bool");
+        assert_eq!(dtype("on_empty"), "str");
+        assert_eq!(dtype("ended_battles_mean"), "f64");
+        assert_eq!(dtype("ended_battles_p25"), "i64");
+        assert_eq!(dtype("seed"), "u64");
+    }
 }

@@ -75,10 +75,25 @@ macro_rules! choices {
     };
 }
 
+/// The type of an option's column in the data files, the same in every run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number; `none` (or unset) is null.
+    Int,
+    /// A number; `none` (or unset) is null.
+    Float,
+    /// `true` or `false`.
+    Bool,
+    /// Text: a named value, a table, a list.
+    Text,
+}
+
 /// One option of a game whose options are an `O`.
 pub struct Opt<O: 'static> {
     /// The option's name, as files and `--rule` write it.
     pub name: &'static str,
+    /// Its column's type in the data files.
+    pub column: Kind,
     /// What the option decides, in one line.
     pub means: &'static str,
     /// The values it takes by name, each with its meaning.

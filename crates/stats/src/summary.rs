@@ -16,7 +16,8 @@ use warlab_engine::EndReason;
 
 use crate::aggregate::{Aggregate, Hist};
 
-/// A summary cell: the data crate turns a column of them into a typed column.
+/// A summary cell: the data crate turns a column of them into a typed column. A missing value
+/// keeps its type, so that a column has one type in every run, whatever its values.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
     /// A count.
@@ -25,19 +26,21 @@ pub enum Cell {
     Float(f64),
     /// Text (an option's value).
     Text(String),
+    /// No count (nothing to count from).
+    NullInt,
     /// No value (nothing to estimate).
-    Null,
+    NullFloat,
 }
 
 impl Cell {
     pub(crate) fn opt_int(v: Option<u64>) -> Cell {
-        v.map_or(Cell::Null, |v| Cell::Int(v as i64))
+        v.map_or(Cell::NullInt, |v| Cell::Int(v as i64))
     }
 
     pub(crate) fn opt_float(v: Option<f64>) -> Cell {
         match v {
             Some(x) if x.is_finite() => Cell::Float(x),
-            _ => Cell::Null,
+            _ => Cell::NullFloat,
         }
     }
 }
@@ -148,7 +151,7 @@ pub fn summary_cells(a: &Aggregate, players: usize) -> Vec<(String, Cell)> {
         "ended_n".into(),
         lengths
             .as_ref()
-            .map_or(Cell::Null, |l| Cell::Int(l.ended() as i64)),
+            .map_or(Cell::NullInt, |l| Cell::Int(l.ended() as i64)),
     ));
     match &lengths {
         Some(l) => share(&mut out, "ended_share", l.ended(), a.games),
@@ -236,8 +239,11 @@ pub(crate) fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
         ("se", Cell::opt_float(m.and_then(|m| m.se))),
         ("ci_lo", Cell::opt_float(m.and_then(|m| m.ci).map(|c| c.0))),
         ("ci_hi", Cell::opt_float(m.and_then(|m| m.ci).map(|c| c.1))),
+        ("p25", Cell::opt_int(h.quantile(0.25))),
         ("median", Cell::opt_int(h.quantile(0.5))),
+        ("p75", Cell::opt_int(h.quantile(0.75))),
         ("p90", Cell::opt_int(h.quantile(0.9))),
+        ("p95", Cell::opt_int(h.quantile(0.95))),
         ("p99", Cell::opt_int(h.quantile(0.99))),
         ("max", Cell::opt_int(h.max())),
     ];
@@ -248,7 +254,7 @@ pub(crate) fn metric(out: &mut Vec<(String, Cell)>, prefix: &str, h: &Hist) {
 
 fn null_share(out: &mut Vec<(String, Cell)>, name: &str) {
     for suffix in ["", "_ci_lo", "_ci_hi"] {
-        out.push((format!("{name}{suffix}"), Cell::Null));
+        out.push((format!("{name}{suffix}"), Cell::NullFloat));
     }
 }
 
@@ -374,8 +380,8 @@ mod tests {
         assert_eq!(summary_cells(&old, 2), summary_cells(&clean, 2));
         let old = strip(&looped);
         let c = summary_cells(&old, 2);
-        assert_eq!(cell(&c, "ended_n"), &Cell::Null);
-        assert_eq!(cell(&c, "ended_battles_mean"), &Cell::Null);
+        assert_eq!(cell(&c, "ended_n"), &Cell::NullInt);
+        assert_eq!(cell(&c, "ended_battles_mean"), &Cell::NullFloat);
         assert!((float(&c, "cycle_share") - 0.25).abs() < 1e-12);
         // Merged with a new aggregate, an old one that cannot be split stays unknown; one that
         // can be split adds up.

@@ -8,7 +8,7 @@
 
 use crate::choices;
 use crate::spec::{
-    self, Choice, Named, Opt, OptionError, none_or, parse_bool, parse_in, parse_none_or,
+    self, Choice, Kind, Named, Opt, OptionError, none_or, parse_bool, parse_in, parse_none_or,
 };
 
 choices! {
@@ -208,6 +208,7 @@ const NONE_LIMIT: &[Named] = &[Named {
 pub const OPTIONS: &[Opt<RuleOptions>] = &[
     Opt {
         name: "players",
+        column: Kind::Int,
         means: "seats at the table (3 get 17 cards each, 4 get 13; the rest is set aside)",
         named: &[],
         other: "2, 3 or 4",
@@ -220,6 +221,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "deck",
+        column: Kind::Text,
         means: "the deck dealt",
         named: Deck::NAMED,
         other: "",
@@ -232,6 +234,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "decks",
+        column: Kind::Int,
         means: "copies of the deck shuffled together",
         named: &[],
         other: "a number 1..=16",
@@ -244,6 +247,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "ranks",
+        column: Kind::Int,
         means: "with deck = custom: the number of ranks (numbered 1, 2, …)",
         named: &[],
         other: "a number 2..=250",
@@ -256,6 +260,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "suits",
+        column: Kind::Int,
         means: "with deck = custom: cards of each rank (default 4)",
         named: &[],
         other: "a number 1..=64",
@@ -268,6 +273,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "ranking",
+        column: Kind::Text,
         means: "how card values compare",
         named: Ranking::NAMED,
         other: "",
@@ -280,6 +286,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "low_rank",
+        column: Kind::Text,
         means: "with ranking = low-beats-high: the rank that beats the ace (default 2)",
         named: &[],
         other: "a rank of the deck, like 2 or J",
@@ -295,6 +302,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "war_down",
+        column: Kind::Text,
         means: "cards each player puts face down in a war",
         named: &[Named {
             name: "by-rank",
@@ -320,6 +328,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "chained_war",
+        column: Kind::Text,
         means: "what a further tie during a war starts",
         named: ChainedWar::NAMED,
         other: "",
@@ -332,6 +341,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "short_war",
+        column: Kind::Text,
         means: "what a player without enough cards for a war does",
         named: ShortWar::NAMED,
         other: "",
@@ -344,6 +354,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "pickup",
+        column: Kind::Text,
         means: "the order won cards go under the winner's stack",
         named: Pickup::NAMED,
         other: "",
@@ -356,6 +367,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "pile",
+        column: Kind::Text,
         means: "where won cards go",
         named: Pile::NAMED,
         other: "",
@@ -368,6 +380,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "on_empty",
+        column: Kind::Text,
         means: "with pile = two-pile: what happens when a stack runs out (default shuffle)",
         named: OnEmpty::NAMED,
         other: "",
@@ -380,6 +393,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "battle_limit",
+        column: Kind::Int,
         means: "battles after which the player with more cards wins (equal counts draw)",
         named: NONE_LIMIT,
         other: "a number of battles ≥ 1",
@@ -392,6 +406,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "wars_to_win",
+        column: Kind::Int,
         means: "the first player to win this many wars wins",
         named: NONE_LIMIT,
         other: "a number of wars ≥ 1",
@@ -404,6 +419,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "target_cards",
+        column: Kind::Int,
         means: "the first player to hold this many cards wins",
         named: NONE_LIMIT,
         other: "a number of cards ≥ 1",
@@ -416,6 +432,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "min_cards",
+        column: Kind::Int,
         means: "a player who holds fewer cards than this loses",
         named: NONE_LIMIT,
         other: "a number of cards ≥ 1",
@@ -428,6 +445,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "prize",
+        column: Kind::Bool,
         means: "every battle also carries one face-down prize card from each player",
         named: &switch(
             "no prize card",
@@ -443,6 +461,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "war_cause_to_loser",
+        column: Kind::Bool,
         means: "the loser of a war takes back the cards that caused it (Arneson)",
         named: &switch(
             "the winner of a war takes every card on the table",
@@ -458,6 +477,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "hand",
+        column: Kind::Int,
         means: "cards held in hand: a player chooses one to play and refills from the stack",
         named: &[],
         other: "a number 0..=8 (Arneson's variant uses 3)",
@@ -470,6 +490,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "hand_policy",
+        column: Kind::Text,
         means: "how a hand is played (default random)",
         named: Policy::NAMED,
         other: "one per seat, like `highest,random`",
@@ -493,6 +514,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "speed",
+        column: Kind::Float,
         means: "\"fast War\": the probability that seat 0 grabs a battle's cards, whatever the ranks",
         named: &[Named {
             name: "none",
@@ -511,6 +533,7 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
     Opt {
         name: "safety_cap",
+        column: Kind::Int,
         means: "battles after which a game that has not ended stops, recorded as capped",
         named: &[Named {
             name: "none",
