@@ -10,6 +10,7 @@ use std::sync::Once;
 
 use anyhow::{Context, Result, anyhow};
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
@@ -607,7 +608,7 @@ struct Mesh<'l> {
 
 /// The axes, then one box per row, at y = its index.
 fn draw_boxes<'a, DB: DrawingBackend + 'a, X>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+    chart: &mut ChartContext<'a, DB, Cartesian2d<X, RangedCoordf64>>,
     mesh: &Mesh<'_>,
     rows: &[(String, [f64; 5], f64)],
 ) -> Result<(), String>
@@ -1055,10 +1056,7 @@ pub struct Forest {
 impl Plot for Forest {
     fn size(&self) -> (u32, u32) {
         // One line per row, at least the usual height.
-        (
-            SIZE.0,
-            SIZE.1.max(120 + 20 * self.rows.len().min(MAX_ROWS) as u32),
-        )
+        rows_size(self.rows.len())
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
@@ -1072,11 +1070,7 @@ impl Plot for Forest {
         let pad = (hi - lo).max(1e-9) * 0.05;
         let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
         let longest = names.iter().map(|s| s.chars().count()).max().unwrap_or(4) as u32;
-        let title = if self.rows.len() > MAX_ROWS {
-            format!("{} (first {MAX_ROWS} of {})", self.title, self.rows.len())
-        } else {
-            self.title.clone()
-        };
+        let title = rows_title(&self.title, self.rows.len());
         let mut chart = ChartBuilder::on(root)
             .caption(&title, TITLE)
             .margin(15)
@@ -1084,26 +1078,7 @@ impl Plot for Forest {
             .y_label_area_size((longest * 8 + 20).clamp(60, 420))
             .build_cartesian_2d(lo - pad..hi + pad, -0.5..(n as f64 - 0.5))
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(self.x_desc.clone())
-            .x_label_formatter(&|v| short_tick(*v))
-            .y_labels(n)
-            .y_label_formatter(&|y| {
-                let i = y.round();
-                // Row 0 at the top.
-                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                    names[names.len() - 1 - i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_style((FONT, if n > 20 { 11 } else { 14 }))
-            .x_label_style((FONT, 14))
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .draw()
-            .map_err(err)?;
+        row_mesh(&mut chart, &self.x_desc, &names)?;
         chart
             .draw_series([PathElement::new(
                 [(0.0, -0.5), (0.0, n as f64 - 0.5)],
@@ -1131,6 +1106,48 @@ impl Plot for Forest {
 /// Rows of a forest plot or of stacked shares at most: a figure of more says so in its title.
 pub const MAX_ROWS: usize = 60;
 
+/// A figure of one line per row: 20 px a row, at least the usual height.
+fn rows_size(rows: usize) -> (u32, u32) {
+    (SIZE.0, SIZE.1.max(120 + 20 * rows.min(MAX_ROWS) as u32))
+}
+
+/// The title of a figure of `rows` rows: says when only the first [`MAX_ROWS`] are drawn.
+fn rows_title(title: &str, rows: usize) -> String {
+    if rows > MAX_ROWS {
+        format!("{title} (first {MAX_ROWS} of {rows})")
+    } else {
+        title.to_string()
+    }
+}
+
+/// The axes of a figure of one labelled row per name, the first name at the top.
+fn row_mesh<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    x_desc: &str,
+    names: &[String],
+) -> Result<(), String> {
+    let n = names.len();
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .x_label_formatter(&|v| short_tick(*v))
+        .y_labels(n.max(1))
+        .y_label_formatter(&|y| {
+            let i = y.round();
+            if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                names[n - 1 - i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_style((FONT, if n > 20 { 11 } else { 14 }))
+        .x_label_style((FONT, 14))
+        .disable_y_mesh()
+        .light_line_style(WHITE)
+        .draw()
+        .map_err(err)
+}
+
 /// Each row's shares of named parts as one horizontal bar of 100 % (e.g. how games end).
 pub struct StackedShares {
     /// The figure's title.
@@ -1143,20 +1160,13 @@ pub struct StackedShares {
 
 impl Plot for StackedShares {
     fn size(&self) -> (u32, u32) {
-        (
-            SIZE.0,
-            SIZE.1.max(120 + 20 * self.rows.len().min(MAX_ROWS) as u32),
-        )
+        rows_size(self.rows.len())
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let rows = &self.rows[..self.rows.len().min(MAX_ROWS)];
         let n = rows.len().max(1);
-        let title = if self.rows.len() > MAX_ROWS {
-            format!("{} (first {MAX_ROWS} of {})", self.title, self.rows.len())
-        } else {
-            self.title.clone()
-        };
+        let title = rows_title(&self.title, self.rows.len());
         let root = root.titled(&title, TITLE).map_err(err)?;
         let keys: Vec<(String, RGBColor)> = self
             .parts
@@ -1173,25 +1183,7 @@ impl Plot for StackedShares {
             .y_label_area_size((longest * 8 + 20).clamp(60, 420))
             .build_cartesian_2d(0.0..100.0, -0.5..(n as f64 - 0.5))
             .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("share of games, %")
-            .x_label_formatter(&|v| short_tick(*v))
-            .y_labels(n)
-            .y_label_formatter(&|y| {
-                let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                    names[names.len() - 1 - i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_style((FONT, if n > 20 { 11 } else { 14 }))
-            .x_label_style((FONT, 14))
-            .disable_y_mesh()
-            .light_line_style(WHITE)
-            .draw()
-            .map_err(err)?;
+        row_mesh(&mut chart, "share of games, %", &names)?;
         for (k, (_, shares)) in rows.iter().enumerate() {
             let y = (n - 1 - k) as f64;
             let mut left = 0.0;
