@@ -274,27 +274,9 @@ fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
             .collect();
         let name = opt.name.into();
         columns.push(match opt.column {
-            Kind::Int => Column::new(
-                name,
-                values
-                    .iter()
-                    .map(|v| v.and_then(|s| s.parse::<i64>().ok()))
-                    .collect::<Vec<_>>(),
-            ),
-            Kind::Float => Column::new(
-                name,
-                values
-                    .iter()
-                    .map(|v| v.and_then(|s| s.parse::<f64>().ok()))
-                    .collect::<Vec<_>>(),
-            ),
-            Kind::Bool => Column::new(
-                name,
-                values
-                    .iter()
-                    .map(|v| v.and_then(|s| s.parse::<bool>().ok()))
-                    .collect::<Vec<_>>(),
-            ),
+            Kind::Int => Column::new(name, parsed::<i64>(&values)),
+            Kind::Float => Column::new(name, parsed::<f64>(&values)),
+            Kind::Bool => Column::new(name, parsed::<bool>(&values)),
             Kind::Text => Column::new(name, values),
         });
     }
@@ -309,6 +291,14 @@ fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
         columns.push(cell_column(name, &col));
     }
     Ok(DataFrame::new(n, columns)?)
+}
+
+/// Option values read as `T`; unset and `none` (which no `T` reads) are null.
+fn parsed<T: std::str::FromStr>(values: &[Option<&str>]) -> Vec<Option<T>> {
+    values
+        .iter()
+        .map(|v| v.and_then(|s| s.parse().ok()))
+        .collect()
 }
 
 /// A column of cells: every cell of a column is of one kind (a count, a value or text, each
