@@ -50,6 +50,9 @@ pub(crate) fn available() -> bool {
 /// loop's war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
+        // The two-seat loop also plays a prize and speed; the block's lanes play neither.
+        && !r.prize
+        && r.speed.is_none()
         && r.compare == crate::rules::Compare::Ordered
         && r.two_pile.is_none()
         && r.target_cards.is_none()
