@@ -55,9 +55,8 @@ enum Command {
         /// Do not write the report at the end
         #[arg(long)]
         no_report: bool,
-        /// Histograms of length on a log y-axis
-        #[arg(long)]
-        log_hist: bool,
+        #[command(flatten)]
+        figures: FigureArgs,
         /// End with one JSON line: the run's folder, report, games, time and overrides
         #[arg(long)]
         json: bool,
@@ -69,9 +68,8 @@ enum Command {
         /// Where reports go: REPORTS/<experiment>/
         #[arg(long, default_value = "reports")]
         reports: PathBuf,
-        /// Histograms of length on a log y-axis
-        #[arg(long)]
-        log_hist: bool,
+        #[command(flatten)]
+        figures: FigureArgs,
     },
     /// Combine the data folders of shards (or of --games-from/--games-to slices) of one
     /// experiment into OUT/<name>/, byte-identical to one run over all games
@@ -88,6 +86,8 @@ enum Command {
         /// Do not write the report
         #[arg(long)]
         no_report: bool,
+        #[command(flatten)]
+        figures: FigureArgs,
         /// Replace finished results of another run in OUT/<name>/ (refused without it)
         #[arg(long)]
         force: bool,
@@ -111,6 +111,8 @@ enum Command {
         /// Where the comparison goes: REPORTS/<A>-vs-<B>/compare.md
         #[arg(long, default_value = "reports")]
         reports: PathBuf,
+        #[command(flatten)]
+        figures: FigureArgs,
     },
     /// Check experiment files without running them
     Validate {
@@ -121,6 +123,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// How the report draws its figures; each flag over the experiment file's `[report]` table.
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct FigureArgs {
+    /// Figure width in figure units (SVG pixels, 96 per inch) [default: 1000, or the
+    /// experiment file's `[report] width`]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(200..=6000))]
+    width: Option<u32>,
+    /// Height of a single-panel figure [default: 600, or `[report] height`]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(200..=6000))]
+    height: Option<u32>,
+    /// PNG pixels per inch: 96 is one pixel per figure unit [default: 192 (print), or
+    /// `[report] dpi`]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(48..=600))]
+    dpi: Option<u32>,
+    /// Histograms of length on a log y-axis [or `[report] log_hist = true`]
+    #[arg(long)]
+    log_hist: bool,
+}
+
+impl FigureArgs {
+    fn options(self) -> warlab_report::Options {
+        warlab_report::Options {
+            figures: warlab_experiment::FigureSettings {
+                width: self.width,
+                height: self.height,
+                dpi: self.dpi,
+                // Absent, not false: the file's `log_hist = true` stands.
+                log_hist: self.log_hist.then_some(true),
+            },
+        }
+    }
 }
 
 /// Exit status 2: refused before anything was done (bad input, or a folder that is busy,
@@ -149,9 +184,9 @@ fn main() -> ExitCode {
 }
 
 /// Writes the report of a locked data folder, after checking that its files are one run's.
-fn report(data: &FolderLock, reports: &Path, log_hist: bool) -> Result<PathBuf> {
+fn report(data: &FolderLock, reports: &Path, figures: FigureArgs) -> Result<PathBuf> {
     warlab_data::verify(data.dir())?;
-    let dir = warlab_report::build(data, reports, &warlab_report::Options { log_hist })?;
+    let dir = warlab_report::build(data, reports, &figures.options())?;
     let md = dir.join("report.md");
     println!("report: {}", md.display());
     Ok(md)
@@ -175,8 +210,8 @@ fn run_folder(data: &Path) -> Result<FolderLock> {
 }
 
 /// `warlab report DATA`: the folder must be a run's data folder.
-fn report_folder(data: &Path, reports: &Path, log_hist: bool) -> Result<()> {
-    report(&run_folder(data)?, reports, log_hist).map(|_| ())
+fn report_folder(data: &Path, reports: &Path, figures: FigureArgs) -> Result<()> {
+    report(&run_folder(data)?, reports, figures).map(|_| ())
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -185,13 +220,13 @@ fn run(cli: Cli) -> Result<()> {
             args,
             reports,
             no_report,
-            log_hist,
+            figures,
             json,
         } => {
             let ran = run::run(args)?;
             // A shard or a slice is only part of the data: the report comes with the merge.
             let written = if !no_report && ran.whole {
-                Some(report(&ran.lock, &reports, log_hist)?)
+                Some(report(&ran.lock, &reports, figures)?)
             } else {
                 None
             };
@@ -207,6 +242,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             reports,
             no_report,
+            figures,
             force,
         } => {
             let merged = warlab_data::merge(&dirs, &out, force)?;
@@ -218,7 +254,7 @@ fn run(cli: Cli) -> Result<()> {
                 merged.dir.display()
             );
             if !no_report {
-                report(&merged.lock, &reports, false)?;
+                report(&merged.lock, &reports, figures)?;
             }
             Ok(())
         }
@@ -229,6 +265,7 @@ fn run(cli: Cli) -> Result<()> {
             variant,
             variant_b,
             reports,
+            figures,
         } => {
             let lock_a = run_folder(&a)?;
             // The same folder twice compares two of its variants: it is locked once.
@@ -242,15 +279,15 @@ fn run(cli: Cli) -> Result<()> {
                 a: variant,
                 b: variant_b,
             };
-            let dir = warlab_report::compare(&lock_a, lock_b, &pick, &reports)?;
+            let dir = warlab_report::compare(&lock_a, lock_b, &pick, &reports, &figures.options())?;
             println!("comparison: {}", dir.join("compare.md").display());
             Ok(())
         }
         Command::Report {
             data,
             reports,
-            log_hist,
-        } => report_folder(&data, &reports, log_hist),
+            figures,
+        } => report_folder(&data, &reports, figures),
         Command::Validate { files, json } => run::validate(&files, json),
         Command::Trace(args) => trace::command(args),
         Command::Bench(args) => bench::command(args),

@@ -327,3 +327,70 @@ fn trace_replays_a_game_of_an_experiment() {
         "{stderr}"
     );
 }
+
+/// The width and height of a PNG, from its header.
+fn png_size(path: &std::path::Path) -> (u32, u32) {
+    let png = std::fs::read(path).unwrap();
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[test]
+fn figure_size_and_dpi_come_from_the_file_and_the_command_line() {
+    let dir = scratch("look");
+    let file = write(
+        &dir,
+        "look.toml",
+        "name = \"look\"\ngames = 3000\n[rules]\nwar_down = 1\n[report]\nwidth = 800\nheight = 500\ndpi = 96\n",
+    );
+    let (out, reports) = (dir.join("out"), dir.join("reports"));
+    let (code, _, stderr) = warlab(&[
+        "run",
+        &file,
+        "--out",
+        out.to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // The file's table: 800 × 500 units at one pixel a unit.
+    assert_eq!(png_size(&reports.join("look/survival.png")), (800, 500));
+    let svg = std::fs::read_to_string(reports.join("look/survival.svg")).unwrap();
+    assert!(
+        svg.contains("width=\"800\"") && !svg.contains("<text"),
+        "{svg:.300}"
+    );
+    // The running mean has a point per block of 16 games: at least 100 of them.
+    let md = std::fs::read_to_string(reports.join("look/report.md")).unwrap();
+    assert!(md.contains("running-mean.png"), "{md}");
+    let aggregates = std::fs::read_to_string(out.join("look/aggregates.json")).unwrap();
+    assert!(
+        aggregates.contains("\"block_games\":16"),
+        "{aggregates:.400}"
+    );
+
+    // The command line over the file: the file's height stays.
+    let (code, _, stderr) = warlab(&[
+        "report",
+        out.join("look").to_str().unwrap(),
+        "--reports",
+        reports.to_str().unwrap(),
+        "--width",
+        "1200",
+        "--dpi",
+        "192",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(png_size(&reports.join("look/survival.png")), (2400, 1000));
+    let (code, _, stderr) = warlab(&[
+        "report",
+        out.join("look").to_str().unwrap(),
+        "--dpi",
+        "5000",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--dpi") && stderr.contains("48..=600"),
+        "{stderr}"
+    );
+}

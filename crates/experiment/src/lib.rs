@@ -142,7 +142,46 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
         "published",
         "an array of tables `[[published]]`: figures from the literature that the report sets beside this run's",
     ),
+    (
+        "report",
+        "a table of how the report draws its figures: `width`, `height`, `dpi`, `log_hist`",
+    ),
+    (
+        "exact",
+        "true or false: solve every variant exactly (`warlab exact`) and set the exact values beside the simulated ones in the report (default: the variants of at most 8 cards)",
+    ),
 ];
+
+/// How the report draws its figures, from a file's `[report]` table or the command line; what
+/// neither gives takes the default. Changing it changes no data: `warlab report` redraws.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FigureSettings {
+    /// Width of a figure in figure units (SVG pixels, 96 per inch); default 1000.
+    pub width: Option<u32>,
+    /// Height of a single-panel figure; default 600.
+    pub height: Option<u32>,
+    /// PNG pixels per inch; default 192 (twice the SVG's 96: sharp in print).
+    pub dpi: Option<u32>,
+    /// Histograms of length on a log y-axis; default false.
+    pub log_hist: Option<bool>,
+}
+
+impl FigureSettings {
+    /// Allowed figure widths and heights, in figure units.
+    pub const SIDE: (u64, u64) = (200, 6000);
+    /// Allowed PNG densities, pixels per inch.
+    pub const DPI: (u64, u64) = (48, 600);
+
+    /// These settings where given, `under`'s elsewhere (the command line over the file).
+    pub fn over(self, under: FigureSettings) -> FigureSettings {
+        FigureSettings {
+            width: self.width.or(under.width),
+            height: self.height.or(under.height),
+            dpi: self.dpi.or(under.dpi),
+            log_hist: self.log_hist.or(under.log_hist),
+        }
+    }
+}
 
 /// What a top-level key takes, as [`TOP_KEYS`] says.
 pub(crate) fn top_key(key: &str) -> &'static str {
@@ -206,6 +245,10 @@ pub struct Experiment<R: RuleSet = Rules> {
     pub variants: Vec<Variant<R>>,
     /// Figures from the literature the report compares with (`[[published]]`).
     pub published: Vec<Published>,
+    /// The `[report]` table: how the report draws its figures.
+    pub figures: FigureSettings,
+    /// `exact`: solve every variant (`true`), none (`false`), or those of small decks (unset).
+    pub exact: Option<bool>,
 }
 
 impl Experiment {

@@ -9,8 +9,8 @@ use warlab_engine::spec;
 
 use crate::sweep::Axis;
 use crate::{
-    Experiment, ExperimentError, GAMES, MAX_GAMES, Overrides, RuleSet, TOP_KEYS, Variant,
-    check_name, fnv1a, line_col, top_key,
+    Experiment, ExperimentError, FigureSettings, GAMES, MAX_GAMES, Overrides, RuleSet, TOP_KEYS,
+    Variant, check_name, fnv1a, line_col, top_key,
 };
 
 /// Checks an option value written as a table of `KEY=N` pairs (`war_down = "J=1,Q=2"`): a
@@ -129,6 +129,8 @@ impl Parser<'_> {
         let mut named: Vec<&Value<'_>> = Vec::new();
         let mut published: Vec<&Value<'_>> = Vec::new();
         let mut variant_offset = 0;
+        let mut figures = FigureSettings::default();
+        let mut exact = None;
 
         for (k, v) in doc.iter() {
             let key = k.get_ref().as_ref();
@@ -164,6 +166,20 @@ impl Parser<'_> {
                         ));
                     };
                     named.extend(items.iter());
+                }
+                "report" => figures = self.figure_settings(v, key)?,
+                "exact" => {
+                    if R::GAME != "war" {
+                        return Err(self.error(
+                            offset,
+                            Some(key),
+                            format!(
+                                "a {} report has its exact values already (the house edge of every table); `exact` solves War games",
+                                R::GAME
+                            ),
+                        ));
+                    }
+                    exact = Some(self.boolean(v, key)?);
                 }
                 "published" => {
                     if R::GAME != "war" {
@@ -281,6 +297,8 @@ impl Parser<'_> {
             .map(|(i, p)| self.published::<R>(i, p, &variants))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Experiment {
+            exact,
+            figures,
             published,
             file: self.path.to_path_buf(),
             text: self.text.to_string(),
@@ -407,6 +425,35 @@ impl Parser<'_> {
                 format!("expected a string, found {}", kind(other)),
             )),
         }
+    }
+
+    /// The `[report]` table: figure width, height, PNG density and log histograms.
+    fn figure_settings(&self, v: &Value<'_>, key: &str) -> Result<FigureSettings, ExperimentError> {
+        let mut f = FigureSettings::default();
+        let (side, dpi) = (FigureSettings::SIDE, FigureSettings::DPI);
+        for (k, value) in self.table(v, key)?.iter() {
+            let name = k.get_ref().as_ref();
+            let full = format!("{key}.{name}");
+            // The ranges fit in u32, so the conversions below cannot fail.
+            let int = |lo, hi| self.integer(value, &full, lo, hi).map(|n| n as u32);
+            match name {
+                "width" => f.width = Some(int(side.0, side.1)?),
+                "height" => f.height = Some(int(side.0, side.1)?),
+                "dpi" => f.dpi = Some(int(dpi.0, dpi.1)?),
+                "log_hist" => f.log_hist = Some(self.boolean(value, &full)?),
+                _ => {
+                    return Err(self.error(
+                        k.span().start,
+                        Some(&full),
+                        format!(
+                            "unknown key; allowed: width and height ({}–{} figure units, 96 per inch), dpi ({}–{}, the PNG's pixels per inch), log_hist (true or false)",
+                            side.0, side.1, dpi.0, dpi.1
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(f)
     }
 
     pub(crate) fn boolean(&self, v: &Value<'_>, key: &str) -> Result<bool, ExperimentError> {

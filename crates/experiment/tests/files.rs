@@ -476,3 +476,32 @@ fn oversized_and_non_text_files_are_refused() {
     assert!(e.message.contains("not UTF-8"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn report_table_sets_the_figures_and_names_bad_keys_and_values() {
+    let e = parse(&format!(
+        "{HEAD}[report]\nwidth = 1400\ndpi = 300\nlog_hist = true\n"
+    ))
+    .unwrap();
+    let f = e.figures;
+    assert_eq!(
+        (f.width, f.height, f.dpi, f.log_hist),
+        (Some(1400), None, Some(300), Some(true))
+    );
+    assert_eq!(parse(HEAD).unwrap().figures, Default::default());
+
+    let e = error(&format!("{HEAD}[report]\nwidht = 1400\n"));
+    assert_eq!((e.line, e.key.as_deref()), (4, Some("report.widht")));
+    let msg = e.to_string();
+    assert!(
+        msg.contains("unknown key") && msg.contains("width") && msg.contains("dpi"),
+        "{msg}"
+    );
+    let e = error(&format!("{HEAD}[report]\ndpi = 5000\n"));
+    assert_eq!(e.key.as_deref(), Some("report.dpi"));
+    assert!(e.to_string().contains("from 48 to 600"), "{e}");
+    let e = error(&format!("{HEAD}[report]\nlog_hist = \"yes\"\n"));
+    assert!(e.to_string().contains("true or false"), "{e}");
+    let e = error(&format!("{HEAD}report = 3\n"));
+    assert!(e.to_string().contains("expected a table"), "{e}");
+}

@@ -2,7 +2,6 @@
 //! by deck count, and how long a bankroll lasts.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use anyhow::{Result, anyhow};
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -12,7 +11,7 @@ use warlab_stats::compare::holm;
 use warlab_stats::files::{Manifest, ManifestVariant};
 use warlab_stats::{CasinoAggregate, Estimate, exact_values, mean_estimate, wilson};
 
-use crate::format::{box_rows, fmt_ci, length_cells, pct, pvalue, show};
+use crate::format::{Figures, box_rows, fmt_ci, length_cells, pct, pvalue, show};
 use crate::plots::{AxisMeans, Boxes, Curve, IntervalSeries, Survival};
 
 /// One variant as the Casino War report sees it.
@@ -82,7 +81,7 @@ pub(crate) fn describe(r: &CasinoRules) -> String {
     s
 }
 
-pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
+pub(crate) fn write_report(dir: &Figures, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
     let mut md = String::new();
     crate::format::run_header(&mut md, m, "Casino War. ", "sessions", rows.len());
     md.push_str(
@@ -107,7 +106,7 @@ pub(crate) fn write_report(dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Resu
     tie_bet(&mut md, rows);
     exact_table(&mut md);
     bankroll(&mut md, dir, m, rows)?;
-    std::fs::write(dir.join("report.md"), md)?;
+    std::fs::write(dir.dir.join("report.md"), md)?;
     Ok(())
 }
 
@@ -270,7 +269,7 @@ fn exact_table(md: &mut String) {
     md.push('\n');
 }
 
-fn bankroll(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
+fn bankroll(md: &mut String, dir: &Figures, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
     md.push_str(
         "## How long a bankroll lasts\n\n\
          | variant | bankroll / bet / target | hands mean (95 % CI) | sd | median | p90 | p99 | max | ruined | reached the target | hands limit | capped | final bankroll (± SE) |\n\
@@ -340,7 +339,7 @@ fn bankroll(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Re
 
 /// Against deck count, one line per combination of the other settings: the simulated house
 /// edge with its CI beside the exact one, and the chance of reaching the target.
-fn by_decks(md: &mut String, dir: &Path, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
+fn by_decks(md: &mut String, dir: &Figures, m: &Manifest, rows: &[CasinoRow]) -> Result<()> {
     let finite = |r: &CasinoRow| match r.rules.decks() {
         Decks::Finite(d) => Some(f64::from(d)),
         Decks::Infinite => None,

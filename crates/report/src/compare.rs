@@ -9,10 +9,10 @@ use anyhow::Result;
 use warlab_folders::{FolderLock, refused};
 use warlab_stats::files::Manifest;
 
-use crate::format::show;
+use crate::format::{Figures, show};
 use crate::plots::Survival;
 use crate::war::{compare_pairs, forest, survival_curve};
-use crate::{Row, into_place, read_manifest, war_rows};
+use crate::{Options, Row, into_place, read_manifest, war_rows};
 
 /// Which variants to compare: the same name in both runs, or one of each.
 #[derive(Clone, Debug, Default)]
@@ -26,12 +26,14 @@ pub struct Pick {
 
 /// Compares run `a` with run `b` (the baseline) and writes
 /// `reports_root/<a's experiment>-vs-<b's experiment>/compare.md` with its figure; returns
-/// the folder. Both folders are locked and verified by the caller.
+/// the folder, its figures drawn as `opts` say. Both folders are locked and verified by the
+/// caller.
 pub fn compare(
     a: &FolderLock,
     b: &FolderLock,
     pick: &Pick,
     reports_root: &Path,
+    opts: &Options,
 ) -> Result<PathBuf> {
     let (ma, ra) = run(a.dir())?;
     let (mb, rb) = run(b.dir())?;
@@ -72,7 +74,11 @@ pub fn compare(
         )));
     }
     let name = format!("{}-vs-{}", ma.experiment, mb.experiment);
-    into_place(reports_root, &name, |tmp| {
+    into_place(reports_root, &name, |folder| {
+        let tmp = &Figures {
+            dir: folder,
+            look: opts.look(),
+        };
         let mut md = String::new();
         let _ = writeln!(
             md,
@@ -125,7 +131,7 @@ pub fn compare(
             "Kaplan–Meier survival curves of each compared variant of both runs, log y-axis; \
              a curve with loops levels off (dashed) at the share of games that never end",
         )?;
-        std::fs::write(tmp.join("compare.md"), md)?;
+        std::fs::write(folder.join("compare.md"), md)?;
         Ok(())
     })
 }

@@ -8,7 +8,7 @@ use anyhow::Result;
 use warlab_stats::{Hist, mean_estimate, wilson};
 
 use crate::plots;
-use crate::plots::save;
+use crate::plots::{Look, save};
 use warlab_stats::files::Manifest;
 
 /// One box per variant (`[p5, p25, p50, p75, p95]` and the mean of its length histogram),
@@ -47,23 +47,34 @@ pub(crate) fn slug(name: &str) -> String {
     format!("{safe}.{:016x}", warlab_experiment::fnv1a(name.as_bytes()))
 }
 
+/// Where a report's figures go and how they look.
+pub(crate) struct Figures<'a> {
+    /// The report's folder.
+    pub dir: &'a Path,
+    /// Size and PNG density.
+    pub look: Look,
+}
+
 /// Draws `plot` as `stem.png` and `stem.svg` and embeds it in the report.
 pub(crate) fn show(
     md: &mut String,
-    dir: &Path,
+    figs: &Figures,
     stem: &str,
     plot: &impl plots::Plot,
     caption: &str,
 ) -> Result<()> {
-    save(plot, dir, stem)?;
+    save(plot, figs.dir, stem, &figs.look)?;
     figure(md, stem, caption);
     Ok(())
 }
 
+/// The figure, its caption and its SVG link. The image's alt text is the figure's short name
+/// (the caption right below it says the rest, so a screen reader does not read it twice).
 fn figure(md: &mut String, stem: &str, caption: &str) {
+    let alt = stem.replace(['-', '_'], " ");
     let _ = writeln!(
         md,
-        "![{caption}]({stem}.png)\n\n*{caption}* ([SVG]({stem}.svg))\n"
+        "![Figure: {alt}]({stem}.png)\n\n*{caption}* ([SVG]({stem}.svg))\n"
     );
 }
 

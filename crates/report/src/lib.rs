@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod canvas;
 mod casino;
 mod compare;
 mod format;
@@ -28,31 +29,49 @@ pub mod words;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use warlab_experiment::{Experiment, check_name};
+use warlab_experiment::{Experiment, FigureSettings, check_name};
 use warlab_folders::{FolderLock, refused, replace_dir};
 use warlab_stats::Aggregate;
 use warlab_stats::files::Manifest;
 
+use crate::canvas::Look;
+use crate::format::Figures;
 use crate::input::{played_experiment, played_variant, read_aggregates};
 use crate::war::write_report;
 
 pub use crate::compare::{Pick, compare};
 pub use crate::input::Row;
 
-/// How the report is drawn.
+/// How the report is drawn, as the command line asks: over the experiment file's `[report]`
+/// table, which is over the defaults.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Histograms of game length on a log y-axis.
-    pub log_hist: bool,
+    /// Figure size, PNG density, log histograms.
+    pub figures: FigureSettings,
+}
+
+impl Options {
+    /// These options over `exp`'s `[report]` table.
+    fn over<R: warlab_experiment::RuleSet>(&self, exp: &Experiment<R>) -> Options {
+        Options {
+            figures: self.figures.over(exp.figures),
+        }
+    }
+
+    /// The figures' size and density.
+    pub(crate) fn look(&self) -> Look {
+        Look::of(&self.figures)
+    }
 }
 
 /// Reads the locked data folder, writes `reports_root/<experiment>/`; returns that folder.
 pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<PathBuf> {
     let manifest = read_manifest(data.dir())?;
     if manifest.game == "casino-war" {
-        return build_casino(data.dir(), reports_root, &manifest);
+        return build_casino(data.dir(), reports_root, &manifest, opts);
     }
     let (exp, rows) = war_rows(data.dir(), &manifest)?;
+    let opts = &opts.over(&exp);
     let baseline = exp
         .baseline
         .as_ref()
@@ -134,7 +153,12 @@ pub(crate) fn war_rows(data_dir: &Path, manifest: &Manifest) -> Result<(Experime
     Ok((exp, rows))
 }
 
-fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Result<PathBuf> {
+fn build_casino(
+    data_dir: &Path,
+    reports_root: &Path,
+    manifest: &Manifest,
+    opts: &Options,
+) -> Result<PathBuf> {
     let aggs = read_aggregates::<warlab_stats::CasinoAggregate>(data_dir, manifest)?;
     let manifest_path = data_dir.join("manifest.json");
     let exp: Experiment<warlab_casino::CasinoRules> = played_experiment(&manifest_path, manifest)?;
@@ -154,7 +178,11 @@ fn build_casino(data_dir: &Path, reports_root: &Path, manifest: &Manifest) -> Re
         })
         .collect::<Result<Vec<_>>>()?;
     into_place(reports_root, &manifest.experiment, |tmp| {
-        casino::write_report(tmp, manifest, &rows)
+        let figs = Figures {
+            dir: tmp,
+            look: opts.over(&exp).look(),
+        };
+        casino::write_report(&figs, manifest, &rows)
     })
 }
 

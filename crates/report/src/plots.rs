@@ -4,8 +4,10 @@
 //! plotters' `ab_glyph` backend under the name `sans-serif`: a machine without any font
 //! installed still gets titles, axis labels and legends.
 
+use std::cell::RefCell;
 use std::ops::Range;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::Once;
 
 use anyhow::{Context, Result, anyhow};
@@ -16,8 +18,9 @@ use plotters::style::FontStyle;
 
 use warlab_stats::compare::PowerLaw;
 
-/// Every figure's size in pixels (PNG; the SVG has the same view box).
-pub const SIZE: (u32, u32) = (1000, 600);
+use crate::canvas::Canvas;
+
+pub use crate::canvas::Look;
 
 /// A point with its 95 % interval: `(x, mean, lo, hi)`, and a named series of them.
 pub type Interval = (f64, f64, f64, f64);
@@ -45,26 +48,42 @@ pub trait Plot {
     /// Draws the figure on `root`.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
 
-    /// The figure's size in pixels: [`SIZE`], taller for small multiples.
-    fn size(&self) -> (u32, u32) {
-        SIZE
+    /// The figure's size in figure units: the look's, taller for small multiples.
+    fn size(&self, look: &Look) -> (u32, u32) {
+        (look.width, look.height)
     }
 }
 
-/// Writes `dir/stem.png` and `dir/stem.svg`.
-pub fn save(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
-    draw_both(plot, dir, stem).with_context(|| format!("drawing the figure {stem}"))
+/// Writes `dir/stem.png` (at the look's pixel density) and `dir/stem.svg` (text as outlines).
+pub fn save(plot: &impl Plot, dir: &Path, stem: &str, look: &Look) -> Result<()> {
+    draw_both(plot, dir, stem, look).with_context(|| format!("drawing the figure {stem}"))
 }
 
-fn draw_both(plot: &impl Plot, dir: &Path, stem: &str) -> Result<()> {
+fn draw_both(plot: &impl Plot, dir: &Path, stem: &str, look: &Look) -> Result<()> {
     fonts();
+    let size = plot.size(look);
+    let dense = |n: u32| (f64::from(n) * look.scale).round() as u32;
     let png = dir.join(format!("{stem}.png"));
+    let bitmap = BitMapBackend::new(&png, (dense(size.0), dense(size.1)));
     render(
         plot,
-        BitMapBackend::new(&png, plot.size()).into_drawing_area(),
+        Canvas::scaled(bitmap, size, look.scale).into_drawing_area(),
     )?;
-    let svg = dir.join(format!("{stem}.svg"));
-    render(plot, SVGBackend::new(&svg, plot.size()).into_drawing_area())
+    let mut svg = String::new();
+    let outlines = Rc::new(RefCell::new(String::new()));
+    render(
+        plot,
+        Canvas::outlined(SVGBackend::with_string(&mut svg, size), outlines.clone())
+            .into_drawing_area(),
+    )?;
+    // The text goes last, above everything drawn (as in the PNG, where labels are drawn last
+    // or on their own background).
+    let end = svg
+        .rfind("</svg>")
+        .ok_or_else(|| anyhow!("plotters wrote an SVG without its end tag"))?;
+    svg.insert_str(end, &outlines.borrow());
+    let path = dir.join(format!("{stem}.svg"));
+    std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))
 }
 
 fn render<DB: DrawingBackend>(plot: &impl Plot, root: DrawingArea<DB, Shift>) -> Result<()> {
@@ -128,13 +147,15 @@ pub fn panels(n: usize) -> (Vec<Range<usize>>, usize, usize) {
     (groups, count.div_ceil(2), 2)
 }
 
-/// The size of a figure of `n` series: small multiples get 330 px per row of panels.
-fn multiples_size(n: usize) -> (u32, u32) {
+/// The size of a figure of `n` series: small multiples are 200 units wider, with rows of
+/// panels 0.55 of the figure's height each.
+fn multiples_size(n: usize, look: &Look) -> (u32, u32) {
     let (groups, rows, _) = panels(n);
     if groups.len() == 1 {
-        SIZE
+        (look.width, look.height)
     } else {
-        (SIZE.0 + 200, 60 + 330 * rows as u32)
+        let row = (f64::from(look.height) * 0.55).round() as u32;
+        (look.width + 200, 60 + row * rows as u32)
     }
 }
 
@@ -397,8 +418,8 @@ pub struct Survival {
 }
 
 impl Plot for Survival {
-    fn size(&self) -> (u32, u32) {
-        multiples_size(self.series.len())
+    fn size(&self, look: &Look) -> (u32, u32) {
+        multiples_size(self.series.len(), look)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
@@ -954,8 +975,8 @@ pub struct Lines {
 }
 
 impl Plot for Lines {
-    fn size(&self) -> (u32, u32) {
-        multiples_size(self.series.len())
+    fn size(&self, look: &Look) -> (u32, u32) {
+        multiples_size(self.series.len(), look)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
@@ -1054,9 +1075,9 @@ pub struct Forest {
 }
 
 impl Plot for Forest {
-    fn size(&self) -> (u32, u32) {
+    fn size(&self, look: &Look) -> (u32, u32) {
         // One line per row, at least the usual height.
-        rows_size(self.rows.len())
+        rows_size(self.rows.len(), look)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
@@ -1107,8 +1128,11 @@ impl Plot for Forest {
 pub const MAX_ROWS: usize = 60;
 
 /// A figure of one line per row: 20 px a row, at least the usual height.
-fn rows_size(rows: usize) -> (u32, u32) {
-    (SIZE.0, SIZE.1.max(120 + 20 * rows.min(MAX_ROWS) as u32))
+fn rows_size(rows: usize, look: &Look) -> (u32, u32) {
+    (
+        look.width,
+        look.height.max(120 + 20 * rows.min(MAX_ROWS) as u32),
+    )
 }
 
 /// The title of a figure of `rows` rows: says when only the first [`MAX_ROWS`] are drawn.
@@ -1159,8 +1183,8 @@ pub struct StackedShares {
 }
 
 impl Plot for StackedShares {
-    fn size(&self) -> (u32, u32) {
-        rows_size(self.rows.len())
+    fn size(&self, look: &Look) -> (u32, u32) {
+        rows_size(self.rows.len(), look)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {

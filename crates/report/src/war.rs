@@ -16,7 +16,7 @@ use warlab_stats::{Lengths, MeanEstimate, mean_estimate, t975};
 
 use crate::Options;
 use crate::format::{
-    box_rows, fmt_ci, length_cells, p_is, pct, pvalue, run_header, share_text, show, slug,
+    Figures, box_rows, fmt_ci, length_cells, p_is, pct, pvalue, run_header, share_text, show, slug,
     variants_table,
 };
 use warlab_stats::files::Manifest;
@@ -30,13 +30,18 @@ use crate::published;
 use crate::words;
 
 pub(crate) fn write_report(
-    dir: &Path,
+    folder: &Path,
     m: &Manifest,
     rows: &[Row],
     (baseline, named): (usize, bool),
     published: &[warlab_experiment::Published],
     opts: &Options,
 ) -> Result<()> {
+    let dir = &Figures {
+        dir: folder,
+        look: opts.look(),
+    };
+    let log_hist = opts.figures.log_hist.unwrap_or(false);
     let mut md = String::new();
     run_header(&mut md, m, "", "games", rows.len());
     md.push_str(
@@ -142,7 +147,7 @@ pub(crate) fn write_report(
                 values: h.iter().collect(),
                 mean: mean.mean,
                 median: h.quantile(0.5).unwrap_or(0) as f64,
-                log_y: opts.log_hist,
+                log_y: log_hist,
             },
             &format!(
                 "`{}`: length of the {} games that ended (up to the 99.9th percentile), mean \
@@ -153,7 +158,7 @@ pub(crate) fn write_report(
             ),
         )?;
     }
-    std::fs::write(dir.join("report.md"), md)?;
+    std::fs::write(folder.join("report.md"), md)?;
     Ok(())
 }
 
@@ -293,7 +298,7 @@ fn lengths_table(md: &mut String, rows: &[Row]) {
 /// the cards in play, with the local log–log slope between neighbouring decks and, for a single
 /// line, a power law fitted as a description. A fixed deal is one game, not a sample of its
 /// deck: it is never a point of a line.
-fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+fn numeric_axes(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> Result<()> {
     let Some(first) = rows.iter().find(|r| !r.settings.is_empty()) else {
         return Ok(());
     };
@@ -360,7 +365,27 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
             header = true;
         }
         let on_rows: Vec<&Row> = on_axis.iter().map(|p| p.0).collect();
-        let note = unended_note(&on_rows);
+        // Values that are not numbers (`by-rank`) have no x: said, not silently left out.
+        let mut words: Vec<String> = rows
+            .iter()
+            .filter_map(|r| value(r, axis))
+            .filter(|v| v.parse::<f64>().is_err())
+            .collect();
+        words.sort();
+        words.dedup();
+        let note = if words.is_empty() {
+            unended_note(&on_rows)
+        } else {
+            format!(
+                "{} Not drawn, as they are not numbers (their lengths are in the tables above): {}.",
+                unended_note(&on_rows),
+                words
+                    .iter()
+                    .map(|w| format!("`{axis}={w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         let deck_axis = matches!(axis.as_str(), "ranks" | "suits" | "decks");
         let stem = format!("axis-{}", slug(axis));
         // Deck-size axes are plotted against the number of cards in play, n.
@@ -388,10 +413,7 @@ fn numeric_axes(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Resu
                     log_log: false,
                     exact_pairs: false,
                 },
-                &format!(
-                    "Mean length of the games that ended (95 % CI) against `{axis}` (numeric \
-                     values only).{note}"
-                ),
+                &format!("Mean length of the games that ended (95 % CI) against `{axis}`.{note}"),
             )?;
             continue;
         }
@@ -690,7 +712,12 @@ pub(crate) fn compare_pairs(md: &mut String, pairs: &[(&Row, &Row)]) -> Vec<Fore
 }
 
 /// The forest plot of a comparison: each variant's difference of mean length with its CI.
-pub(crate) fn forest(md: &mut String, dir: &Path, title: &str, rows: Vec<ForestRow>) -> Result<()> {
+pub(crate) fn forest(
+    md: &mut String,
+    dir: &Figures,
+    title: &str,
+    rows: Vec<ForestRow>,
+) -> Result<()> {
     if rows.is_empty() {
         return Ok(());
     }
@@ -709,7 +736,7 @@ pub(crate) fn forest(md: &mut String, dir: &Path, title: &str, rows: Vec<ForestR
     )
 }
 
-fn endings(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+fn endings(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> Result<()> {
     let ends: Vec<EndReason> = EndReason::ALL
         .into_iter()
         .filter(|e| rows.iter().any(|r| r.agg.ended(*e) > 0))
@@ -812,7 +839,7 @@ fn endings(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()
     Ok(())
 }
 
-fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+fn cycles(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> Result<()> {
     md.push_str("## Loops\n\nShare of games whose state repeats (deterministic rules only; random rules cannot loop and report 0). With no loop seen, the interval's upper end bounds how common loops can be.\n\n| variant | looping games | share (95 % CI) | distinct periods | median period | shortest | longest | mean start | median start | latest start |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in rows {
         let a = &r.agg;
@@ -887,7 +914,7 @@ fn cycles(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()>
 
 /// Share of the ended games with an even number of battles, and where it is far from ½, the
 /// distribution of even against odd lengths.
-fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
+fn parity(md: &mut String, dir: &Figures, rows: &[Row]) -> Result<()> {
     md.push_str("## Even and odd game lengths\n\nShare of the games that ended that last an even number of battles (games stopped by a battle limit, which all last the limit, left out). Where it differs from ½ beyond doubt (two-sided binomial test, p < 0.001), the lengths show an even/odd pattern and the figure splits the distribution by parity.\n\n| variant | ended games | even share (95 % CI) | pattern |\n|---|---:|---:|:---:|\n");
     let z = statrs::distribution::Normal::standard();
     let mut flagged = Vec::new();
@@ -977,7 +1004,7 @@ fn parity(md: &mut String, dir: &Path, rows: &[Row]) -> Result<()> {
 
 /// Running mean length of the ended games (relative to the final one) with its 95 % CI,
 /// against games played.
-fn running_means(md: &mut String, dir: &Path, m: &Manifest, rows: &[Row]) -> Result<()> {
+fn running_means(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> Result<()> {
     let mut series = Vec::new();
     let mut table = String::from(
         "| variant | ended games | final mean | CI half-width | relative |\n|---|---:|---:|---:|---:|\n",

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use warlab_report::plots::{
-    AxisMeans, BandedLine, Boxes, Curve, Forest, Lines, MAX_PANELS, PER_PANEL, Plot, StackedShares,
-    Survival, save,
+    AxisMeans, BandedLine, Boxes, Curve, Forest, Lines, Look, MAX_PANELS, PER_PANEL, Plot,
+    StackedShares, Survival, save,
 };
 
 fn scratch(name: &str) -> PathBuf {
@@ -17,11 +17,15 @@ fn scratch(name: &str) -> PathBuf {
 /// Draws `plot` as `stem` and checks both files: the PNG at the figure's size, the SVG whole
 /// and not larger than `max_svg` bytes.
 fn check(dir: &Path, stem: &str, plot: &impl Plot, max_svg: u64) {
-    save(plot, dir, stem).unwrap_or_else(|e| panic!("{stem}: {e:#}"));
+    let look = Look::default();
+    save(plot, dir, stem, &look).unwrap_or_else(|e| panic!("{stem}: {e:#}"));
     let png = std::fs::read(dir.join(format!("{stem}.png"))).unwrap();
     let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert_eq!((w, h), plot.size(), "{stem}.png");
+    let (uw, uh) = plot.size(&look);
+    // The PNG is the figure at twice its size in units: print density by default.
+    assert_eq!((w, h), (2 * uw, 2 * uh), "{stem}.png");
+    let h = uh;
     assert!(
         h <= 60 + 330 * MAX_PANELS.div_ceil(2) as u32,
         "{stem}: {h} px tall"
@@ -32,6 +36,8 @@ fn check(dir: &Path, stem: &str, plot: &impl Plot, max_svg: u64) {
         text.trim_end().ends_with("</svg>"),
         "{stem}.svg is complete"
     );
+    // Text as outlines: the SVG needs no font where it is opened.
+    assert!(!text.contains("<text"), "{stem}.svg names a font");
     let bytes = std::fs::metadata(&svg).unwrap().len();
     assert!(bytes <= max_svg, "{stem}.svg is {bytes} bytes");
 }
@@ -65,7 +71,7 @@ fn survival_of_one_game_one_variant_only_loops_and_a_thousand_variants() {
     check(&dir, "none", &survival(Vec::new()), 200_000);
     let fifty: Vec<Curve> = (0..50).map(|i| curve(i, 10 + 20 * i as u64)).collect();
     let plot = survival(fifty);
-    assert_eq!(plot.size().1, 60 + 330 * 4);
+    assert_eq!(plot.size(&Look::default()).1, 60 + 330 * 4);
     check(&dir, "fifty", &plot, 6_000_000);
     // A thousand variants: the figure shows a bounded subset and says so.
     let thousand: Vec<Curve> = (0..1000).map(|i| curve(i, 5000)).collect();
@@ -171,5 +177,45 @@ fn forests_and_stacked_shares_of_one_and_a_thousand_rows() {
         };
         check(&dir, &format!("shares-{n}"), &shares, 2_000_000);
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn histograms_of_one_game_one_value_and_a_long_tail() {
+    use warlab_report::plots::{LengthHist, TwoHists};
+    let dir = scratch("hists");
+    for (stem, values) in [
+        ("one-game", vec![(31_920u64, 1u64)]),
+        ("one-value", vec![(50, 4000)]),
+        ("tail", (1..20_000).map(|n| (n, 20_000 / n)).collect()),
+    ] {
+        let mean = values.iter().map(|v| (v.0 * v.1) as f64).sum::<f64>()
+            / values.iter().map(|v| v.1 as f64).sum::<f64>();
+        for log_y in [false, true] {
+            let hist = LengthHist {
+                title: "t".into(),
+                unit: "battles".into(),
+                values: values.clone(),
+                mean,
+                median: values[0].0 as f64,
+                log_y,
+            };
+            check(&dir, &format!("hist-{stem}-{log_y}"), &hist, 2_000_000);
+        }
+        let two = TwoHists {
+            title: "t".into(),
+            panels: [
+                ("periods".into(), values.clone()),
+                ("starts".into(), values.clone()),
+            ],
+        };
+        check(&dir, &format!("two-{stem}"), &two, 2_000_000);
+    }
+    // Nothing at all: both panels empty.
+    let empty = TwoHists {
+        title: "t".into(),
+        panels: [("a".into(), Vec::new()), ("b".into(), Vec::new())],
+    };
+    check(&dir, "two-empty", &empty, 2_000_000);
     std::fs::remove_dir_all(&dir).ok();
 }

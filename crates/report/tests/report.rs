@@ -7,7 +7,7 @@ use warlab_engine::{Engine, GameSeed, Rules};
 use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
 use warlab_stats::files::{AggregatesFile, Manifest, ManifestVariant, NamedAggregate};
-use warlab_stats::{Aggregate, BLOCK};
+use warlab_stats::{Aggregate, BlockSums, running_block};
 
 /// Builds the report of `data` under its lock, as `warlab report` does.
 fn build(data: &Path, reports: &Path) -> anyhow::Result<PathBuf> {
@@ -21,17 +21,24 @@ fn play(variant: &Variant<Rules>, seed: u64, games: u64) -> Aggregate {
     let games = variant.games_in(0..games);
     let mut engine = Engine::new(&variant.rules);
     let mut total = Aggregate::default();
-    for block in games.start / BLOCK..games.end.div_ceil(BLOCK) {
-        let mut a = Aggregate::default();
-        for g in (block * BLOCK).max(games.start)..((block + 1) * BLOCK).min(games.end) {
+    // The runner's blocks: the same size for every part of the variant's games.
+    let size = running_block(games.end - games.start);
+    for block in games.start / size..games.end.div_ceil(size) {
+        let mut a = Aggregate {
+            block_games: size,
+            ..Aggregate::default()
+        };
+        let mut sums = BlockSums::default();
+        for g in (block * size).max(games.start)..((block + 1) * size).min(games.end) {
             let id = GameSeed::new(seed, variant.seed_id, g);
             let record = match &variant.deal {
                 Some(deal) => engine.play_deal(deal, id),
                 None => engine.play(id),
             };
             a.add(g, &record);
+            sums.add(&record);
         }
-        a.seal_block(block);
+        a.seal(block, &sums);
         total.merge(&a);
     }
     total
@@ -116,7 +123,8 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 fn dark_pixels_in_title(path: &Path) -> usize {
     let img = image::open(path).unwrap().to_rgb8();
     let mut dark = 0;
-    for y in 0..40 {
+    // The title's 40 figure units at the PNG's density (2 pixels a unit by default).
+    for y in 0..80 {
         for x in 0..img.width() {
             let p = img.get_pixel(x, y);
             if u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) < 200 {
@@ -161,7 +169,8 @@ fn every_figure_is_a_png_and_an_svg_with_text() {
     for stem in &stems {
         let png = out.join(format!("{stem}.png"));
         let bytes = std::fs::read(&png).unwrap();
-        assert_eq!(png_size(&bytes), (1000, 600), "{stem}.png");
+        // 1000 × 600 figure units at 2 pixels a unit: print density by default.
+        assert_eq!(png_size(&bytes), (2000, 1200), "{stem}.png");
         assert!(
             dark_pixels_in_title(&png) > 200,
             "{stem}.png has no title text"
@@ -172,7 +181,9 @@ fn every_figure_is_a_png_and_an_svg_with_text() {
             svg.contains("width=\"1000\"") && svg.contains("height=\"600\""),
             "{stem}.svg size"
         );
-        assert!(svg.contains("<text"), "{stem}.svg has text");
+        // Its text as glyph outlines: it renders the same where no font is installed.
+        assert!(!svg.contains("<text"), "{stem}.svg names a font");
+        assert!(svg.matches("<path").count() > 5, "{stem}.svg has its text");
         assert!(svg.trim_end().ends_with("</svg>"), "{stem}.svg is complete");
         assert!(
             md.contains(&format!("({stem}.png)")),

@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use warlab_engine::{Engine, GameRecord, GameSeed, Rules};
 use warlab_experiment::{Experiment, RuleSet, Variant};
-use warlab_stats::Aggregate;
+use warlab_stats::{Aggregate, BlockSums, running_block};
 
 /// A game the runner can play: War ([`Rules`]) or Casino War
 /// ([`warlab_casino::CasinoRules`]). A "game" of the plan is one War game or one Casino War
@@ -25,12 +25,14 @@ pub trait Game: RuleSet {
     type Aggregate: Clone + Default + Send + Serialize + DeserializeOwned + 'static;
     /// One game's per-game row (written when rows are asked for).
     type Row: Clone + Send + 'static;
-    /// Plays game indices `games` of `variant`: their aggregate and, when `rows`, their rows.
+    /// Plays game indices `games` of `variant` (of an experiment of `total` games per
+    /// variant): their aggregate and, when `rows`, their rows.
     fn play_chunk(
         variant: &Variant<Self>,
         seed: u64,
         games: Range<u64>,
         rows: bool,
+        total: u64,
     ) -> (Self::Aggregate, Vec<Self::Row>);
     /// Adds `other`'s counts to `into`.
     fn merge(into: &mut Self::Aggregate, other: &Self::Aggregate);
@@ -46,8 +48,9 @@ impl Game for Rules {
         seed: u64,
         games: Range<u64>,
         rows: bool,
+        total: u64,
     ) -> (Aggregate, Vec<GameRow>) {
-        play_chunk(variant, seed, games, rows)
+        play_chunk(variant, seed, games, rows, total)
     }
     fn merge(into: &mut Aggregate, other: &Aggregate) {
         into.merge(other);
@@ -169,12 +172,14 @@ fn jobs<'p, G: Game>(
     })
 }
 
-/// Plays game indices `games` of `variant`.
+/// Plays game indices `games` of `variant`, of an experiment of `total` games per variant
+/// (which sets the blocks of the running counts).
 pub fn play_chunk(
     variant: &Variant,
     seed: u64,
     games: Range<u64>,
     rows: bool,
+    total: u64,
 ) -> (Aggregate, Vec<GameRow>) {
     let mut engine = Engine::new(&variant.rules);
     let mut aggregate = Aggregate::default();
@@ -183,23 +188,32 @@ pub fn play_chunk(
     } else {
         0
     });
-    let block = games.start / CHUNK;
     debug_assert!(
-        games.is_empty() || (games.end - 1) / CHUNK == block,
-        "a chunk is one block"
+        games.is_empty() || (games.end - 1) / CHUNK == games.start / CHUNK,
+        "a chunk is within one chunk's games"
     );
+    // The variant's games, not the range's: every shard and slice cuts the same blocks.
+    let block_games = running_block(variant.games.unwrap_or(total));
+    aggregate.block_games = block_games;
+    let mut block = games.start / block_games;
+    let mut sums = BlockSums::default();
     for g in games {
+        if g / block_games != block {
+            aggregate.seal(block, &sums);
+            (block, sums) = (g / block_games, BlockSums::default());
+        }
         let id = GameSeed::new(seed, variant.seed_id, g);
         let record = match &variant.deal {
             Some(deal) => engine.play_deal(deal, id),
             None => engine.play(id),
         };
         aggregate.add(g, &record);
+        sums.add(&record);
         if rows {
             out.push(GameRow { game: g, record });
         }
     }
-    aggregate.seal_block(block);
+    aggregate.seal(block, &sums);
     (aggregate, out)
 }
 
@@ -236,10 +250,10 @@ pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), 
             };
             let v = job.variant;
             let variant = exp.variants[v].clone();
-            let (games, seed, rows) = (job.games, plan.seed, plan.rows);
+            let (games, seed, rows, total) = (job.games, plan.seed, plan.rows, exp.games);
             let tx = tx.clone();
             pool.spawn(move || {
-                let (aggregate, rows) = G::play_chunk(&variant, seed, games, rows);
+                let (aggregate, rows) = G::play_chunk(&variant, seed, games, rows, total);
                 // The receiver only goes away after every chunk in flight came back.
                 let _ = tx.send((i, v, Done { aggregate, rows }));
             });

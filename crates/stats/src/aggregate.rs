@@ -168,10 +168,51 @@ impl<'de> Deserialize<'de> for Hist {
     }
 }
 
-/// Games per block of an aggregate's running counts (`blocks`: block `b` holds games
-/// `b·BLOCK .. (b+1)·BLOCK`), for the running mean of a run. The runner plays a block as one
-/// chunk.
+/// Games per chunk the runner plays, and the most games per block of an aggregate's running
+/// counts (`blocks`: block `b` holds games `b·block_games .. (b+1)·block_games`).
 pub const BLOCK: u64 = 4096;
+
+/// Blocks of running counts a variant gets at least (when it has that many games): the
+/// running mean is drawn from one point per block.
+pub const RUNNING_POINTS: u64 = 100;
+
+/// Games per block of the running counts of a variant of `games` games: the largest power of
+/// two that gives at least [`RUNNING_POINTS`] blocks, at most [`BLOCK`] (so a chunk holds
+/// whole blocks), at least 1. It depends on the variant's games only, so every shard and
+/// slice of a run uses the same blocks and their counts merge.
+pub fn running_block(games: u64) -> u64 {
+    let most = (games / RUNNING_POINTS).clamp(1, BLOCK);
+    1 << most.ilog2()
+}
+
+/// The running counts of one block's games as they are played: `[games, Σ battles,
+/// Σ battles²]` of all of them, of the looping ones and of the capped ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockSums {
+    all: [u64; 3],
+    looped: [u64; 3],
+    capped: [u64; 3],
+}
+
+impl BlockSums {
+    /// Counts one game.
+    #[inline]
+    pub fn add(&mut self, r: &GameRecord) {
+        let add = |s: &mut [u64; 3]| {
+            let square = u128::from(r.battles).pow(2);
+            let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
+            s[0] += 1;
+            s[1] += r.battles;
+            s[2] = fit(u128::from(s[2]) + square);
+        };
+        add(&mut self.all);
+        match r.end {
+            EndReason::Cycle => add(&mut self.looped),
+            e if !e.finished() => add(&mut self.capped),
+            _ => {}
+        }
+    }
+}
 
 /// Seats a game can have, and the outcome slot for "no winner".
 pub const SEATS: usize = 4;
@@ -210,9 +251,13 @@ pub struct Aggregate {
     /// For each cycle period seen, the first game (lowest index) that looped with it: an
     /// example to replay with `warlab trace`.
     pub cycle_examples: BTreeMap<u64, u64>,
-    /// Battles per block of [`BLOCK`] consecutive games (block = game / BLOCK), every
-    /// game as recorded: `[games, Σ battles, Σ battles²]`. (Absent from files of warlab before
-    /// 0.1's runner kept it: read as empty.)
+    /// Games per block of the running counts ([`running_block`] of the variant's games;
+    /// [`BLOCK`] in files written before blocks could be smaller).
+    #[serde(default = "block_default")]
+    pub block_games: u64,
+    /// Battles per block of `block_games` consecutive games (block = game / block_games),
+    /// every game as recorded: `[games, Σ battles, Σ battles²]`. (Absent from files of warlab
+    /// before 0.1's runner kept it: read as empty.)
     #[serde(default)]
     pub blocks: BTreeMap<u64, [u64; 3]>,
     /// The looping and the capped games' counts. `None` only when read from an
@@ -243,7 +288,7 @@ pub struct Recorded {
     pub cards: Hist,
     /// Lead changes per game.
     pub lead_changes: Hist,
-    /// `[games, Σ battles, Σ battles²]` per block of [`BLOCK`] games.
+    /// `[games, Σ battles, Σ battles²]` per block of the aggregate's `block_games` games.
     pub blocks: BTreeMap<u64, [u64; 3]>,
 }
 
@@ -276,8 +321,8 @@ pub struct Lengths {
     pub ended_cards: Hist,
     /// Lead changes in the games that ended.
     pub ended_lead_changes: Hist,
-    /// `[ended games, Σ battles, Σ battles²]` per block of [`BLOCK`] games, for the
-    /// running mean of ended lengths.
+    /// `[ended games, Σ battles, Σ battles²]` per block of the aggregate's `block_games`
+    /// games, for the running mean of ended lengths.
     pub ended_blocks: BTreeMap<u64, [u64; 3]>,
     /// Battles played by each capped game (its length is known only to exceed this).
     pub capped_battles: Hist,
@@ -303,9 +348,25 @@ impl Default for Aggregate {
             cycle_periods: Hist::default(),
             cycle_starts: Hist::default(),
             cycle_examples: BTreeMap::new(),
+            block_games: BLOCK,
             blocks: BTreeMap::new(),
             unended: Some(Unended::default()),
         }
+    }
+}
+
+fn block_default() -> u64 {
+    BLOCK
+}
+
+/// `blocks` of `from` games each as blocks of `to` (a multiple of `from`) games each.
+fn coarsen(blocks: &mut BTreeMap<u64, [u64; 3]>, from: u64, to: u64) {
+    if from == to {
+        return;
+    }
+    let fine = std::mem::take(blocks);
+    for (b, sums) in fine {
+        merge_blocks(blocks, &BTreeMap::from([(b * from / to, sums)]));
     }
 }
 
@@ -361,31 +422,51 @@ impl Aggregate {
         }
     }
 
-    /// Records the games counted so far as the running counts of block `block` (`blocks`, and
-    /// those of the looping and the capped games): call it once on the aggregate of one
-    /// block's games, before merging it.
-    pub fn seal_block(&mut self, block: u64) {
-        let fit = |x: u128| u64::try_from(x).expect("a block's sums fit in 64 bits");
-        let block_sums = |h: &Hist| {
-            let (sum, squares) = h.sums();
-            [h.count(), fit(sum), fit(squares)]
-        };
-        if self.games > 0 {
-            let all = block_sums(&self.battles);
-            self.blocks.insert(block, all);
-        }
-        if let Some(u) = self.unended.as_mut() {
-            for r in [&mut u.looped, &mut u.capped] {
-                if !r.battles.is_empty() {
-                    let sums = block_sums(&r.battles);
-                    r.blocks.insert(block, sums);
-                }
+    /// Records `sums`, the games of block `block` (of `block_games` games), as its running
+    /// counts: call it once per block, on the aggregate that counted its games.
+    pub fn seal(&mut self, block: u64, sums: &BlockSums) {
+        let put = |blocks: &mut BTreeMap<u64, [u64; 3]>, s: [u64; 3]| {
+            if s[0] > 0 {
+                merge_blocks(blocks, &BTreeMap::from([(block, s)]));
             }
+        };
+        put(&mut self.blocks, sums.all);
+        if let Some(u) = self.unended.as_mut() {
+            put(&mut u.looped.blocks, sums.looped);
+            put(&mut u.capped.blocks, sums.capped);
         }
     }
 
-    /// Adds another aggregate's counts (any order gives the same result).
+    /// Makes every block `to` games (a multiple of the present size), adding up the blocks
+    /// that fall in one.
+    fn coarsen_blocks(&mut self, to: u64) {
+        let from = self.block_games;
+        coarsen(&mut self.blocks, from, to);
+        if let Some(u) = self.unended.as_mut() {
+            coarsen(&mut u.looped.blocks, from, to);
+            coarsen(&mut u.capped.blocks, from, to);
+        }
+        self.block_games = to;
+    }
+
+    /// Adds another aggregate's counts (any order gives the same result). Blocks of
+    /// different sizes are added up in the larger (sizes are powers of two).
     pub fn merge(&mut self, o: &Aggregate) {
+        if self.games == 0 && self.blocks.is_empty() {
+            self.block_games = o.block_games;
+        }
+        let coarser;
+        let o = if o.block_games == self.block_games {
+            o
+        } else if o.block_games > self.block_games {
+            self.coarsen_blocks(o.block_games);
+            o
+        } else {
+            let mut c = o.clone();
+            c.coarsen_blocks(self.block_games);
+            coarser = c;
+            &coarser
+        };
         // An old aggregate with no game that did not end has an empty split; otherwise the
         // split is unknown, and stays unknown in the sum.
         let empty = Unended::default();

@@ -24,6 +24,6 @@ pub mod files;
 pub mod summary;
 pub mod survival;
 
-pub use aggregate::{Aggregate, BLOCK, Hist, Lengths};
+pub use aggregate::{Aggregate, BLOCK, BlockSums, Hist, Lengths, RUNNING_POINTS, running_block};
 pub use casino::{CasinoAggregate, Estimate, RatioSums, casino_summary_cells, exact_values};
 pub use summary::{Cell, MeanEstimate, mean_estimate, summary_cells, t975, t975_f, wilson, z975};
