@@ -166,7 +166,7 @@ fn lengths_keep_the_ended_games_apart() {
             warlab_engine::EndReason::Cycle => {}
             _ => {
                 ended.push((r.battles, r.wars, r.cards_turned));
-                let b = blocks.entry(row.game / CHUNK).or_default();
+                let b = blocks.entry(row.game / a.block_games).or_default();
                 b[0] += 1;
                 b[1] += r.battles;
                 b[2] += r.battles * r.battles;
@@ -186,6 +186,8 @@ fn lengths_keep_the_ended_games_apart() {
     assert_eq!(l.ended_cards.sums().0, sum(&mut ended.iter().map(|e| e.2)));
     assert_eq!(l.capped_battles.count(), capped.len() as u64);
     assert!(capped.iter().all(|b| *b == 400), "stopped at the cap");
+    // Blocks of 64 games: the most that gives 9000 games at least 100 running points.
+    assert_eq!(a.block_games, 64);
     assert_eq!(l.ended_blocks, blocks);
 }
 
