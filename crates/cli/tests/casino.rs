@@ -5,6 +5,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::warlab;
+use polars::prelude::DataType;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("warlab-casino-{}-{name}", std::process::id()));
@@ -17,9 +18,11 @@ const TEXT: &str = "name = \"cw\"\ngame = \"casino-war\"\ngames = 5000\nseed = 3
 [rules]\nbankroll = 10\n\
 [sweep]\ndecks = [1, 6]\nstrategy = [\"war\", \"surrender\"]\n";
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "summary.parquet",
     "summary.csv",
+    "variants.parquet",
+    "variants.csv",
     "lengths.parquet",
     "games.parquet",
     "aggregates.json",
@@ -195,7 +198,14 @@ fn a_traced_session_is_the_session_in_the_data() {
     let variant = "decks=6,strategy=war";
     let names = games.column("variant").unwrap().str().unwrap().clone();
     let hands = games.column("hands").unwrap().u64().unwrap().clone();
-    let ends = games.column("end_reason").unwrap().str().unwrap().clone();
+    // end_reason is an Enum of the session endings; its labels as text.
+    let ends = games.column("end_reason").unwrap();
+    assert!(
+        matches!(ends.dtype(), DataType::Enum(..)),
+        "{}",
+        ends.dtype()
+    );
+    let ends = ends.cast(&DataType::String).unwrap().str().unwrap().clone();
     let game = games.column("game").unwrap().u64().unwrap().clone();
     let row = (0..games.height())
         .find(|&i| names.get(i) == Some(variant) && game.get(i) == Some(17))

@@ -177,7 +177,12 @@ fn every_data_file_carries_the_run_key_and_a_mixed_folder_is_refused() {
     let one = run_into(&dir, SMALL, &dir.join("one"), &[]);
     let two = run_into(&dir, SMALL, &dir.join("two"), &["--seed", "9"]);
     let m = verify(&one).unwrap();
-    for f in ["summary.parquet", "lengths.parquet", "games.parquet"] {
+    for f in [
+        "summary.parquet",
+        "variants.parquet",
+        "lengths.parquet",
+        "games.parquet",
+    ] {
         let (_, key) = parquet_footer(&one.join(f)).unwrap();
         assert_eq!(key.as_ref(), Some(&m.key()), "{f} carries the run key");
     }
@@ -195,6 +200,8 @@ fn every_data_file_carries_the_run_key_and_a_mixed_folder_is_refused() {
     let reports = dir.join("reports");
     for files in [
         &["summary.parquet", "summary.csv"][..],
+        &["variants.parquet", "variants.csv"],
+        &["variants.csv"],
         &["lengths.parquet"],
         &["games.parquet"],
         &["aggregates.json"],
@@ -505,6 +512,10 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
         eprintln!("the run finished before it could be killed; damaged parts are not exercised");
         return;
     }
+    // Parts carry the run key as the final files do.
+    let key = verify(&reference.join("long")).unwrap().key();
+    let (_, part_key) = parquet_footer(&parts.join("v0000.games.parquet")).unwrap();
+    assert_eq!(part_key, Some(key), "a rows part carries the run key");
     std::fs::write(parts.join("v0000.aggregate.json"), "{\"games\": 12, \"batt").unwrap();
     let rows = parts.join("v0001.games.parquet");
     let len = std::fs::metadata(&rows).unwrap().len();

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use common::{warlab, write};
+use polars::prelude::DataType;
 
 mod common;
 
@@ -10,9 +11,11 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch("test", name)
 }
 
-const DATA_FILES: [&str; 5] = [
+const DATA_FILES: [&str; 7] = [
     "summary.parquet",
     "summary.csv",
+    "variants.parquet",
+    "variants.csv",
     "lengths.parquet",
     "games.parquet",
     "aggregates.json",
@@ -92,7 +95,10 @@ fn data_reads_back_and_matches_the_aggregates() {
     let lc = lengths.column("count").unwrap().u64().unwrap().clone();
     let gv = games.column("variant").unwrap().str().unwrap().clone();
     let gb = games.column("battles").unwrap().u64().unwrap().clone();
-    let ge = games.column("end_reason").unwrap().str().unwrap().clone();
+    // end_reason is an Enum of the end reasons; its labels as text.
+    let ge = games.column("end_reason").unwrap();
+    assert!(matches!(ge.dtype(), DataType::Enum(..)), "{}", ge.dtype());
+    let ge = ge.cast(&DataType::String).unwrap().str().unwrap().clone();
     let mut loops = 0;
     for i in 0..4 {
         let name = variants.get(i).unwrap();

@@ -17,9 +17,11 @@ fn scratch(name: &str) -> PathBuf {
 const TEXT: &str = "name = \"sh\"\ngames = 10000\nseed = 4\nrows = true\n\
 [sweep]\npickup = [\"shuffled\", \"seat\"]\nwar_down = [1, 3]\n";
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "summary.parquet",
     "summary.csv",
+    "variants.parquet",
+    "variants.csv",
     "lengths.parquet",
     "games.parquet",
     "aggregates.json",
@@ -55,11 +57,13 @@ fn merged_shards_equal_one_run_byte_for_byte() {
     std::fs::write(&file, TEXT).unwrap();
     let file = file.to_str().unwrap();
     let single = dir.join("single");
+    // A seed other than the file's: the merge must write the run's seed in the run columns,
+    // not the one it reads back from the file's text.
     let (code, _, stderr) = warlab(&[
         "run",
         file,
         "--seed",
-        "4",
+        "6",
         "--out",
         single.to_str().unwrap(),
         "--no-report",
@@ -67,7 +71,7 @@ fn merged_shards_equal_one_run_byte_for_byte() {
     assert_eq!(code, 0, "{stderr}");
     let reports = dir.join("reports");
     for n in [1u64, 3, 7] {
-        let shards = run_shards(&dir, file, n, "4");
+        let shards = run_shards(&dir, file, n, "6");
         let merged = dir.join(format!("merged{n}"));
         let mut args = vec!["merge"];
         // Any order: the merge sorts shards by their game ranges.

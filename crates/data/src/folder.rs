@@ -5,16 +5,21 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::de::IgnoredAny;
-use warlab_experiment::{check_name, fnv1a};
+use warlab_casino::CasinoRules;
+use warlab_engine::Rules;
+use warlab_experiment::{Experiment, Overrides, RuleSet, check_name, fnv1a};
 use warlab_folders::refused;
 use warlab_stats::files::{AggregatesFile, Manifest, RunKey};
 
-use crate::files::{parquet_footer, temp_path};
+use crate::files::{csv_bytes, parquet_footer, temp_path};
+use crate::frames::{Tables, variants_frame};
 
 /// The final files of a run, `manifest.json` last (the order they are written in).
-pub const FILES: [&str; 6] = [
+pub const FILES: [&str; 8] = [
     "summary.parquet",
     "summary.csv",
+    "variants.parquet",
+    "variants.csv",
     "lengths.parquet",
     "games.parquet",
     "aggregates.json",
@@ -183,7 +188,7 @@ pub fn verify(dir: &Path) -> Result<Manifest> {
         ))
     })?;
     differs("aggregates.json", aggregates.run.as_ref());
-    let mut parquet = vec!["summary.parquet", "lengths.parquet"];
+    let mut parquet = vec!["summary.parquet", "variants.parquet", "lengths.parquet"];
     if manifest.rows || dir.join("games.parquet").exists() {
         parquet.push("games.parquet");
     }
@@ -207,6 +212,27 @@ pub fn verify(dir: &Path) -> Result<Manifest> {
             manifest.summary_csv_fnv1a
         ));
     }
+    // variants.csv has no place for the run key either, and the manifest predates it: it must
+    // be the bytes this warlab writes for the experiment the manifest records.
+    let vpath = dir.join("variants.csv");
+    if !vpath.exists() {
+        return Err(refused(format!(
+            "{} is missing: the folder is not a whole run; run the experiment again",
+            vpath.display()
+        )));
+    }
+    let written =
+        std::fs::read(&vpath).with_context(|| format!("cannot read {}", vpath.display()))?;
+    let expected = if manifest.game == CasinoRules::GAME {
+        variants_csv::<CasinoRules>(dir, &manifest)
+    } else {
+        variants_csv::<Rules>(dir, &manifest)
+    }?;
+    if written != expected {
+        disagree.push(
+            "variants.csv: it is not the rules of the experiment manifest.json records".into(),
+        );
+    }
     if !disagree.is_empty() {
         return Err(refused(format!(
             "{} mixes files of different runs; manifest.json is the run of {}, but\n  {}\nrun the experiment again (or give --force to replace the folder)",
@@ -216,6 +242,43 @@ pub fn verify(dir: &Path) -> Result<Manifest> {
         )));
     }
     Ok(manifest)
+}
+
+/// The bytes of `variants.csv` for the run `manifest` (of the folder `dir`) records.
+fn variants_csv<G: Tables>(dir: &Path, manifest: &Manifest) -> Result<Vec<u8>> {
+    csv_bytes(&mut variants_frame(&recorded_experiment::<G>(
+        dir, manifest,
+    )?)?)
+}
+
+/// The experiment a finished run played, read back from its manifest (of the folder `dir`):
+/// the file's text with the recorded overrides, and the recorded seed (`--seed` changes the
+/// seed without being an override of the text).
+pub(crate) fn recorded_experiment<G: Tables>(
+    dir: &Path,
+    manifest: &Manifest,
+) -> Result<Experiment<G>> {
+    let mut exp = Overrides::from_recorded(&manifest.overrides)
+        .and_then(|o| {
+            Experiment::<G>::parse_game_with(Path::new(&manifest.file), &manifest.text, &o)
+                .map_err(|e| e.to_string())
+        })
+        .map_err(|e| {
+            refused(format!(
+                "{}: the experiment in its manifest no longer parses: {e}",
+                dir.display()
+            ))
+        })?;
+    if exp.name != manifest.experiment {
+        return Err(refused(format!(
+            "{}: manifest.json names the experiment `{}` but its text names `{}`: the manifest was edited",
+            dir.display(),
+            manifest.experiment,
+            exp.name
+        )));
+    }
+    exp.seed = manifest.seed;
+    Ok(exp)
 }
 
 /// A run key in words.

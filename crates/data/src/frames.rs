@@ -5,10 +5,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use polars::prelude::{Column, DataFrame, ParquetReader, SerReader};
-use warlab_casino::CasinoRules;
-use warlab_engine::Rules;
-use warlab_engine::spec::Kind;
+use polars::prelude::{
+    Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom, ParquetReader, SerReader,
+    Series,
+};
+use warlab_casino::{CasinoRules, SessionEnd};
+use warlab_engine::spec::{Kind, Opt};
+use warlab_engine::{EndReason, Rules};
 use warlab_experiment::{Experiment, Variant, fnv1a};
 use warlab_runner::{Game, GameRow, SessionRow};
 use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate, RunKey};
@@ -76,18 +79,19 @@ fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
         ),
         col_u64("cards_turned", &|r| r.record.cards_turned),
         col_u64("lead_changes", &|r| r.record.lead_changes),
+        // A seat (0..=3) or null for a game without a winner: a small integer, not a float.
         Column::new(
             "winner".into(),
             rows.iter()
-                .map(|r| r.record.winner.map(u32::from))
-                .collect::<Vec<Option<u32>>>(),
+                .map(|r| r.record.winner)
+                .collect::<Vec<Option<u8>>>(),
         ),
-        Column::new(
-            "end_reason".into(),
+        label_column(
+            "end_reason",
+            &EndReason::ALL.map(EndReason::name),
             rows.iter()
-                .map(|r| r.record.end.name())
-                .collect::<Vec<&str>>(),
-        ),
+                .map(|r| EndReason::ALL.iter().position(|e| *e == r.record.end)),
+        )?,
         Column::new(
             "cycle_period".into(),
             rows.iter()
@@ -120,12 +124,16 @@ fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
         Column::new("variant".into(), vec![variant; n]),
         col_u64("game", &|r| r.game),
         col_u64("hands", &|r| r.record.hands),
-        Column::new(
-            "end_reason".into(),
-            rows.iter()
-                .map(|r| r.record.end.map_or("", |e| e.name()))
-                .collect::<Vec<&str>>(),
-        ),
+        // A finished session always has an ending; none would be null, never a made-up label.
+        label_column(
+            "end_reason",
+            &SessionEnd::ALL.map(SessionEnd::name),
+            rows.iter().map(|r| {
+                r.record
+                    .end
+                    .and_then(|end| SessionEnd::ALL.iter().position(|e| *e == end))
+            }),
+        )?,
         chips("final_bankroll", &|r| r.record.final_bankroll),
         chips("peak_bankroll", &|r| r.record.peak_bankroll),
         chips("main_result_bets", &|r| r.record.main),
@@ -162,11 +170,14 @@ pub(crate) fn write_outputs<G: Tables>(
     write_parquet(&dir.join("summary.parquet"), &mut summary, key)?;
     let csv = csv_bytes(&mut summary)?;
     write_bytes(&dir.join("summary.csv"), &csv)?;
+    let mut variants = variants_frame(exp)?;
+    write_parquet(&dir.join("variants.parquet"), &mut variants, key)?;
+    write_bytes(&dir.join("variants.csv"), &csv_bytes(&mut variants)?)?;
     let mut lengths = lengths_frame(exp, aggregates)?;
     write_parquet(&dir.join("lengths.parquet"), &mut lengths, key)?;
     let games = dir.join("games.parquet");
     match rows {
-        Some(segments) => copy_rows::<G>(segments, &games, key)?,
+        Some(segments) => copy_rows(exp, segments, &games, key)?,
         // A games.parquet from an earlier run with rows would not match this run's data.
         None if games.exists() => std::fs::remove_file(&games)
             .with_context(|| format!("cannot remove {}", games.display()))?,
@@ -201,11 +212,35 @@ pub(crate) fn write_outputs<G: Tables>(
 }
 
 /// Writes each variant's rows, in order, in row groups of exactly [`ROW_GROUP`] rows counted
-/// from the variant's first game (the last one shorter), whatever files they come from.
-fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path, key: &RunKey) -> Result<()> {
-    let schema = G::rows_frame("", &[])?.schema().clone();
+/// from the variant's first game (the last one shorter), whatever files they come from, each
+/// row led by the run columns.
+fn copy_rows<G: Tables>(
+    exp: &Experiment<G>,
+    variants: &[Vec<Segment>],
+    path: &Path,
+    key: &RunKey,
+) -> Result<()> {
+    let game_columns: Vec<String> = G::rows_frame("", &[])?
+        .get_column_names_owned()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    // The run columns of a whole row group, built once: a batch takes a slice of them (no copy).
+    let run = run_columns(exp, ROW_GROUP);
+    let with_run_columns = |rows: DataFrame| {
+        let n = rows.height();
+        let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
+        columns.extend(rows.into_columns());
+        DataFrame::new(n, columns)
+    };
+    let schema = with_run_columns(G::rows_frame("", &[])?)?.schema().clone();
     atomic_write(path, |w| {
         let mut out = keyed_writer(w, key)?.batched(&schema)?;
+        let mut write = |mut batch: DataFrame| -> Result<()> {
+            batch.rechunk_mut();
+            out.write_batch(&with_run_columns(batch)?)?;
+            Ok(())
+        };
         for segments in variants {
             let mut batch: Option<DataFrame> = None;
             for seg in segments {
@@ -215,7 +250,10 @@ fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path, key: &RunKey) ->
                     let take = (ROW_GROUP - have).min(seg.len - done);
                     let file = File::open(&seg.path)
                         .with_context(|| format!("cannot open {}", seg.path.display()))?;
+                    // A merge reads shards' games.parquet, which hold the run columns too:
+                    // only the game's own columns are read, the run columns written anew.
                     let piece = ParquetReader::new(file)
+                        .with_columns(Some(game_columns.clone()))
                         .with_slice(Some((seg.offset + done, take)))
                         .finish()
                         .with_context(|| format!("cannot read {}", seg.path.display()))?;
@@ -234,15 +272,12 @@ fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path, key: &RunKey) ->
                     });
                     done += take;
                     if batch.as_ref().map_or(0, DataFrame::height) == ROW_GROUP {
-                        let mut full = batch.take().expect("just filled");
-                        full.rechunk_mut();
-                        out.write_batch(&full)?;
+                        write(batch.take().expect("just filled"))?;
                     }
                 }
             }
-            if let Some(mut rest) = batch {
-                rest.rechunk_mut();
-                out.write_batch(&rest)?;
+            if let Some(rest) = batch {
+                write(rest)?;
             }
         }
         out.finish()?;
@@ -252,34 +287,7 @@ fn copy_rows<G: Tables>(variants: &[Vec<Segment>], path: &Path, key: &RunKey) ->
 
 fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) -> Result<DataFrame> {
     let n = exp.variants.len();
-    let mut columns = run_columns(exp, n);
-    columns.push(Column::new(
-        "variant".into(),
-        exp.variants
-            .iter()
-            .map(|v| v.name.as_str())
-            .collect::<Vec<_>>(),
-    ));
-    let pairs: Vec<Vec<(&str, String)>> = exp.variants.iter().map(|v| v.rules.pairs()).collect();
-    // Each option's column has the type the option table gives it, in every run: counts are
-    // integers and `none` or unset is null, switches are booleans, the rest text.
-    for opt in G::OPTIONS {
-        let values: Vec<Option<&str>> = pairs
-            .iter()
-            .map(|p| {
-                p.iter()
-                    .find(|(k, _)| *k == opt.name)
-                    .map(|(_, v)| v.as_str())
-            })
-            .collect();
-        let name = opt.name.into();
-        columns.push(match opt.column {
-            Kind::Int => Column::new(name, parsed::<i64>(&values)),
-            Kind::Float => Column::new(name, parsed::<f64>(&values)),
-            Kind::Bool => Column::new(name, parsed::<bool>(&values)),
-            Kind::Text => Column::new(name, values),
-        });
-    }
+    let mut columns = variant_columns(exp)?;
     let cells: Vec<Vec<(String, Cell)>> = exp
         .variants
         .iter()
@@ -291,6 +299,91 @@ fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
         columns.push(cell_column(name, &col));
     }
     Ok(DataFrame::new(n, columns)?)
+}
+
+/// `variants.parquet` and `variants.csv`: one row per variant with its rules, the same
+/// columns as the summary's first ones, so that per-game rows join to their rules on
+/// `variant` (and files of several runs on `experiment`, `seed`, `file_hash`) without
+/// parsing the variant's name.
+pub(crate) fn variants_frame<G: Tables>(exp: &Experiment<G>) -> Result<DataFrame> {
+    Ok(DataFrame::new(exp.variants.len(), variant_columns(exp)?)?)
+}
+
+/// The columns that say what each variant is: the run columns, `variant`, then every rule
+/// option under its name. The summary and `variants.parquet` both start with these.
+fn variant_columns<G: Tables>(exp: &Experiment<G>) -> Result<Vec<Column>> {
+    let mut columns = run_columns(exp, exp.variants.len());
+    columns.push(Column::new(
+        "variant".into(),
+        exp.variants
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>(),
+    ));
+    let pairs: Vec<Vec<(&str, String)>> = exp.variants.iter().map(|v| v.rules.pairs()).collect();
+    for opt in G::OPTIONS {
+        let values: Vec<Option<&str>> = pairs
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .find(|(k, _)| *k == opt.name)
+                    .map(|(_, v)| v.as_str())
+            })
+            .collect();
+        columns.push(option_column(opt, &values)?);
+    }
+    Ok(columns)
+}
+
+/// One option's column, with the type the option table gives it in every run: counts are
+/// integers and `none` or unset is null, switches are booleans, an option that takes only
+/// named values is an `Enum` of those names (in the table's order), the rest text.
+fn option_column<O>(opt: &Opt<O>, values: &[Option<&str>]) -> Result<Column> {
+    let name = opt.name.into();
+    Ok(match opt.column {
+        Kind::Int => Column::new(name, parsed::<i64>(values)),
+        Kind::Float => Column::new(name, parsed::<f64>(values)),
+        Kind::Bool => Column::new(name, parsed::<bool>(values)),
+        Kind::Text if opt.other.is_empty() && !opt.named.is_empty() => {
+            let labels: Vec<&str> = opt.named.iter().map(|n| n.name).collect();
+            let codes = values
+                .iter()
+                .map(|v| {
+                    v.map(|text| {
+                        labels.iter().position(|l| *l == text).with_context(|| {
+                            format!(
+                                "option `{}` has the value `{text}`, not one of its names ({})",
+                                opt.name,
+                                labels.join(", ")
+                            )
+                        })
+                    })
+                    .transpose()
+                })
+                .collect::<Result<Vec<_>>>()?;
+            label_column(opt.name, &labels, codes)?
+        }
+        Kind::Text => Column::new(name, values),
+    })
+}
+
+/// A column of labels from the closed set `labels`, as a polars `Enum` of them: Parquet
+/// stores it dictionary-encoded with the labels in the Arrow schema, so polars reads it back
+/// as the same `Enum` (and pyarrow as a dictionary, pandas as a categorical) in every file,
+/// which is what lets files of several runs concatenate. `codes` are indices into `labels`
+/// (`None`: null). The CSV writer writes the labels as text.
+fn label_column(
+    name: &str,
+    labels: &[&str],
+    codes: impl IntoIterator<Item = Option<usize>>,
+) -> Result<Column> {
+    let dtype = DataType::from_frozen_categories(FrozenCategories::new(labels.iter().copied())?);
+    let codes: Vec<Option<u32>> = codes
+        .into_iter()
+        .map(|c| c.map(|c| u32::try_from(c).expect("a label set has few labels")))
+        .collect();
+    let physical = Series::new(name.into(), codes).cast(&DataType::from(dtype.cat_physical()?))?;
+    Ok(Series::from_cats_and_dtype(&physical, &dtype, true)?.into_column())
 }
 
 /// Option values read as `T`; unset and `none` (which no `T` reads) are null.
@@ -375,7 +468,7 @@ mod tests {
     use warlab_experiment::Experiment;
     use warlab_stats::Aggregate;
 
-    use super::summary_frame;
+    use super::{summary_frame, variants_frame};
 
     /// Two experiments whose option values differ in kind (a number and `by-rank`, `none` and
     /// a number, unset and set) and whose estimates are all missing in one: the same schema.
@@ -401,9 +494,38 @@ mod tests {
         assert_eq!(dtype("battle_limit"), "i64");
         assert_eq!(dtype("speed"), "f64");
         assert_eq!(dtype("prize"), "bool");
-        assert_eq!(dtype("on_empty"), "str");
+        assert_eq!(dtype("on_empty"), "enum");
         assert_eq!(dtype("ended_battles_mean"), "f64");
         assert_eq!(dtype("ended_battles_p25"), "i64");
         assert_eq!(dtype("seed"), "u64");
+    }
+
+    /// variants.parquet is the summary's first columns, value for value: one code writes both.
+    #[test]
+    fn variants_are_the_summarys_first_columns() {
+        let text = "name = \"v\"\ngames = 10\n[sweep]\npile = [\"single\", \"two-pile\"]\n\
+                    battle_limit = [\"none\", 50]\n";
+        let exp = Experiment::parse(Path::new("t.toml"), text).unwrap();
+        let aggs = vec![Aggregate::default(); exp.variants.len()];
+        let summary = summary_frame(&exp, &aggs).unwrap();
+        let variants = variants_frame(&exp).unwrap();
+        assert_eq!(variants.height(), 4);
+        let first = summary.select(variants.get_column_names_owned()).unwrap();
+        assert!(first.equals_missing(&variants), "{first}\n{variants}");
+        assert_eq!(
+            summary.get_column_names()[..variants.width()],
+            variants.get_column_names()[..]
+        );
+        let pile = variants.column("pile").unwrap();
+        assert_eq!(pile.dtype().to_string(), "enum");
+        assert_eq!(
+            pile.cast(&polars::prelude::DataType::String)
+                .unwrap()
+                .str()
+                .unwrap()
+                .get(3),
+            Some("two-pile")
+        );
+        assert_eq!(variants.column("battle_limit").unwrap().null_count(), 2);
     }
 }

@@ -2,6 +2,8 @@
 //!
 //! `DIR/<experiment>/` receives, when a run completes:
 //! - `summary.parquet`, `summary.csv`: one row per variant (see `warlab_stats::summary`);
+//! - `variants.parquet`, `variants.csv`: one row per variant, its typed rule options (the
+//!   summary's first columns), for joining per-game rows to their rules on `variant`;
 //! - `lengths.parquet`: the exact histogram of battles (`variant`, `battles`, `count`);
 //! - `games.parquet` (rows on): one row per game;
 //! - `aggregates.json`: every variant's mergeable counts (histograms of battles, wars, cards,
@@ -14,9 +16,10 @@
 //! from them; final files are likewise renamed into place only when complete.
 //!
 //! Every data file carries the run key (experiment file hash, seed, game range, rows,
-//! version): Parquet files in their key-value metadata (`warlab.run`), `aggregates.json` in
-//! its `run` field, `manifest.json` in its fields, and `summary.csv`, which has no place for
-//! it, through the FNV-1a hash the manifest records. [`verify`] checks a folder against its
+//! version): Parquet files (`.parts/` rows included) in their key-value metadata
+//! (`warlab.run`), `aggregates.json` in its `run` field, `manifest.json` in its fields,
+//! `summary.csv`, which has no place for it, through the FNV-1a hash the manifest records, and
+//! `variants.csv` by being the bytes of the rules the manifest records. [`verify`] checks a folder against its
 //! manifest; a folder holding another run's results is never overwritten without `force`;
 //! every command works on a folder only under its [`FolderLock`].
 //!

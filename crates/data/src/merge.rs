@@ -4,12 +4,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use warlab_experiment::{Experiment, Overrides};
 use warlab_folders::{FolderLock, refused};
 use warlab_stats::files::{AggregatesFile, Manifest, RunKey};
 
 use crate::files::parquet_footer;
-use crate::folder::{FILES, claim, verify};
+use crate::folder::{FILES, claim, recorded_experiment, verify};
 use crate::frames::{Segment, Tables, write_outputs};
 use crate::manifest::describe;
 
@@ -128,29 +127,7 @@ fn merge_game<G: Tables>(
             )));
         }
     }
-    let exp = Overrides::from_recorded(&first.manifest.overrides)
-        .and_then(|o| {
-            Experiment::<G>::parse_game_with(
-                Path::new(&first.manifest.file),
-                &first.manifest.text,
-                &o,
-            )
-            .map_err(|e| e.to_string())
-        })
-        .map_err(|e| {
-            refused(format!(
-                "{}: the experiment in its manifest no longer parses: {e}",
-                first.dir.display()
-            ))
-        })?;
-    if exp.name != first.manifest.experiment {
-        return Err(refused(format!(
-            "{}: manifest.json names the experiment `{}` but its text names `{}`: the manifest was edited",
-            first.dir.display(),
-            first.manifest.experiment,
-            exp.name
-        )));
-    }
+    let exp = recorded_experiment::<G>(&first.dir, &first.manifest)?;
     // The ranges must tile 0..games: no gap, no overlap.
     let mut next = 0;
     for s in &shards {

@@ -6,13 +6,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use polars::io::parquet::write::BatchedWriter;
-use polars::prelude::ParquetWriter;
 use warlab_engine::Rules;
 use warlab_experiment::Experiment;
 use warlab_folders::FolderLock;
 use warlab_runner::{Game, Sink};
 
-use crate::files::{atomic_write, parquet_footer, temp_path};
+use crate::files::{atomic_write, keyed_writer, parquet_footer, temp_path};
 use crate::folder::{claim, read_parts_key};
 use crate::frames::{ROW_GROUP, Segment, Tables, write_outputs};
 use warlab_stats::files::{Manifest, RunKey};
@@ -26,7 +25,7 @@ pub struct PartStore<'l, G: Game = Rules> {
     _lock: &'l FolderLock,
     parts: PathBuf,
     names: Vec<String>,
-    rows: bool,
+    key: RunKey,
     done: Vec<bool>,
     writer: Option<(usize, BatchedWriter<File>, PathBuf)>,
     buffer: Vec<G::Row>,
@@ -72,7 +71,7 @@ impl<'l, G: Tables> PartStore<'l, G> {
             _lock: lock,
             parts,
             names: exp.variants.iter().map(|v| v.name.clone()).collect(),
-            rows: key.rows,
+            key: key.clone(),
             done: vec![false; exp.variants.len()],
             writer: None,
             buffer: Vec::new(),
@@ -118,7 +117,7 @@ impl<'l, G: Tables> PartStore<'l, G> {
     /// are a readable Parquet file with as many rows as the aggregate counts games.
     fn check_part(&self, v: usize) -> Result<()> {
         let aggregate = self.load(v)?;
-        if self.rows {
+        if self.key.rows {
             let path = self.rows_path(v);
             if !path.is_file() {
                 bail!("{} is missing", path.display());
@@ -177,7 +176,8 @@ impl<G: Tables> Sink<G> for PartStore<'_, G> {
             let file =
                 File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
             let schema = G::rows_frame("", &[])?.schema().clone();
-            let w = ParquetWriter::new(file).batched(&schema)?;
+            // Parts carry the run key as every Parquet file warlab writes does.
+            let w = keyed_writer(file, &self.key)?.batched(&schema)?;
             self.writer = Some((variant, w, path));
         }
         self.buffer.extend_from_slice(rows);
@@ -188,7 +188,7 @@ impl<G: Tables> Sink<G> for PartStore<'_, G> {
     }
 
     fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<()> {
-        if self.rows {
+        if self.key.rows {
             if self.writer.is_none() {
                 // A variant with no games in range still gets its (empty) rows part.
                 self.rows(variant, &[])?;
