@@ -24,6 +24,8 @@ pub struct Script {
     /// Set when a draw had more outcomes than can be enumerated (a shuffle of many cards).
     pub too_wide: Option<u128>,
     scratch: Vec<u8>,
+    /// The sorted cards as (value, copies).
+    runs: Vec<(u8, u64)>,
 }
 
 impl Script {
@@ -88,14 +90,20 @@ impl Draws for Script {
         self.scratch.clear();
         self.scratch.extend_from_slice(cards);
         self.scratch.sort_unstable();
-        let orders = distinct_orders(&self.scratch);
-        let Some(arity) = orders.and_then(|n| u32::try_from(n).ok()) else {
-            self.too_wide = Some(orders.unwrap_or(u128::MAX));
+        self.runs.clear();
+        for &c in &self.scratch {
+            match self.runs.last_mut() {
+                Some((v, n)) if *v == c => *n += 1,
+                _ => self.runs.push((c, 1)),
+            }
+        }
+        let Some(arity) = orders_of_runs(&self.runs) else {
+            self.too_wide = Some(distinct_orders(&self.scratch).unwrap_or(u128::MAX));
             cards.copy_from_slice(&self.scratch);
             return;
         };
         let k = if arity == 1 { 0 } else { self.choose(arity) };
-        unrank(&mut self.scratch, u128::from(k), cards);
+        unrank(&mut self.runs, u64::from(arity), u64::from(k), cards);
     }
 
     /// Two outcomes with probabilities `threshold / 2^64` and the rest; one that cannot happen
@@ -121,6 +129,18 @@ impl Draws for Script {
     }
 }
 
+/// Distinct orders of the multiset `runs` ((value, copies)) when they fit a draw (`u32`).
+fn orders_of_runs(runs: &[(u8, u64)]) -> Option<u32> {
+    let (mut total, mut placed) = (1u64, 0u64);
+    for &(_, c) in runs {
+        for m in 1..=c {
+            placed += 1;
+            total = total.checked_mul(placed)? / m;
+        }
+    }
+    u32::try_from(total).ok()
+}
+
 /// Distinct orders of the sorted multiset `cards`: n! / ∏ (copies of each value)!, `None`
 /// beyond u128.
 pub fn distinct_orders(sorted: &[u8]) -> Option<u128> {
@@ -142,26 +162,22 @@ pub fn distinct_orders(sorted: &[u8]) -> Option<u128> {
     Some(total)
 }
 
-/// The `k`-th distinct order (lexicographic) of the sorted multiset `sorted`, into `out`.
-/// `sorted` is used up as scratch.
-fn unrank(sorted: &mut Vec<u8>, mut k: u128, out: &mut [u8]) {
+/// The `k`-th distinct order (lexicographic) of the multiset `runs` ((value, copies), values
+/// ascending, `orders` distinct orders in all), into `out`; `runs` is used up. Of the `orders`
+/// orders of `m` cards, those starting with a value of `c` copies are `orders · c / m`.
+fn unrank(runs: &mut [(u8, u64)], mut orders: u64, mut k: u64, out: &mut [u8]) {
+    let mut m = out.len() as u64;
     for slot in out.iter_mut() {
-        // Try each distinct value in turn at this place: the orders starting with it come
-        // before those starting with the next value.
-        let mut i = 0;
-        loop {
-            let v = sorted[i];
-            let c = sorted.remove(i);
-            let n = distinct_orders(sorted).expect("fewer orders than the whole");
-            if k < n {
-                *slot = c;
+        for (v, c) in runs.iter_mut().filter(|(_, c)| *c > 0) {
+            let first = orders * *c / m;
+            if k < first {
+                *slot = *v;
+                orders = first;
+                *c -= 1;
+                m -= 1;
                 break;
             }
-            k -= n;
-            sorted.insert(i, c);
-            while i < sorted.len() && sorted[i] == v {
-                i += 1;
-            }
+            k -= first;
         }
     }
 }
@@ -177,9 +193,9 @@ mod tests {
         assert_eq!(distinct_orders(&[5, 5, 5]), Some(1));
         let mut seen = std::collections::BTreeSet::new();
         for k in 0..6 {
-            let mut s = vec![1, 1, 2, 2];
+            let mut runs = [(1, 2), (2, 2)];
             let mut out = [0u8; 4];
-            unrank(&mut s, k, &mut out);
+            unrank(&mut runs, 6, k, &mut out);
             seen.insert(out);
         }
         assert_eq!(seen.len(), 6);
