@@ -9,7 +9,9 @@ use warlab_engine::{Engine, GameSeed, HotLoop, Rules};
 fn main() {
     let mut args = std::env::args().skip(1);
     let name = args.next().unwrap_or_else(|| "general".into());
-    let games: u64 = args.next().map_or(2_000, |g| g.parse().expect("a game count"));
+    let games: u64 = args
+        .next()
+        .map_or(2_000, |g| g.parse().expect("a game count"));
     let hot = *HotLoop::ALL
         .iter()
         .find(|l| l.name() == name)

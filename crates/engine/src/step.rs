@@ -98,7 +98,11 @@ impl Battler {
     /// [`Engine::play_deal`](crate::Engine::play_deal) starts it. `Err` when the game is over
     /// before its first battle.
     pub fn deal(&mut self, deal: &Deal) -> Result<Position, Ending> {
-        assert_eq!(deal.stacks.len(), self.rules.players, "deal checked against these rules");
+        assert_eq!(
+            deal.stacks.len(),
+            self.rules.players,
+            "deal checked against these rules"
+        );
         self.st.clear();
         for (p, s) in deal.stacks.iter().enumerate() {
             self.st.stacks[p].extend(s);

@@ -246,7 +246,7 @@ pub struct Graph {
 
 impl Graph {
     /// States in the graph.
-    pub fn len(&self) -> usize {
+    pub fn states(&self) -> usize {
         self.keys.len()
     }
 

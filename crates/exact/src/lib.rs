@@ -160,6 +160,8 @@ pub enum ExactError {
     },
     /// A battle has too many random outcomes to enumerate.
     TooRandom(String),
+    /// More cards than a position's key can hold (255).
+    DeckTooLarge(usize),
 }
 
 impl fmt::Display for ExactError {
@@ -176,6 +178,10 @@ impl fmt::Display for ExactError {
                     "the deck has {n} distinct deals, more than --max-states {limit}: every deal is a state; raise --max-states or use a smaller deck (deck=custom, ranks, suits)"
                 )
             }
+            ExactError::DeckTooLarge(n) => write!(
+                f,
+                "{n} cards: the exact solver takes decks of at most 255 cards (and in practice about 16); use a smaller deck (deck=custom, ranks, suits)"
+            ),
             ExactError::TooRandom(what) => write!(
                 f,
                 "cannot enumerate the random outcomes: {what} (pickup=shuffled, on_empty=shuffle or hand_policy=random on a large pot or pile); use a smaller deck"

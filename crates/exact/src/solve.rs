@@ -129,9 +129,16 @@ enum Fate {
     OnPath(usize),
     /// Ends with `ending` after `len` battles from here; `last` is the battles the last step
     /// added (0: the game ended before a battle).
-    End { ending: u16, len: u64, last: u8 },
+    End {
+        ending: u16,
+        len: u64,
+        last: u8,
+    },
     /// Reaches a loop after `mu` battles; the loop's period.
-    Loop { mu: u64, period: u64 },
+    Loop {
+        mu: u64,
+        period: u64,
+    },
 }
 
 /// The figures, accumulated as weights (deal counts, or probabilities).
@@ -162,6 +169,9 @@ pub fn solve(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Solution, ExactError> {
     let clock = Instant::now();
+    if rules.cards().total() > 255 {
+        return Err(ExactError::DeckTooLarge(rules.cards().total()));
+    }
     let mut ex = Expander::new(rules);
     let st = starts(rules, start, options, &mut ex)?;
     progress(&format!(
@@ -170,7 +180,7 @@ pub fn solve(
         st.keys.len()
     ));
     let g = explore(&mut ex, &st.keys, options.max_states, progress)?;
-    progress(&format!("{} states; solving", g.len()));
+    progress(&format!("{} states; solving", g.states()));
     let limit = rules.options().battle_limit;
     let cap = rules.safety_cap();
     let mut sol = if rules.is_deterministic() {
@@ -178,7 +188,7 @@ pub fn solve(
     } else {
         iterated(&g, &st, &mut ex, limit, cap, options, progress)?
     };
-    sol.states = g.len();
+    sol.states = g.states();
     sol.seconds = clock.elapsed().as_secs_f64();
     Ok(sol)
 }
@@ -231,7 +241,7 @@ fn deterministic(
     limit: Option<u64>,
     cap: Option<u64>,
 ) -> Result<Solution, ExactError> {
-    let n = g.len();
+    let n = g.states();
     let mut fate = vec![Fate::Unknown; n];
     let succ = |s: usize| -> Result<u32, (u16, u8)> {
         match (g.next(s), g.ends(s)) {
@@ -316,8 +326,7 @@ fn deterministic(
             tally.len_sum += w * u128::from(len);
         };
         match (fate[s], stop) {
-            (Fate::End { ending, len, last }, Stop::Never) => {
-                let _ = last;
+            (Fate::End { ending, len, .. }, Stop::Never) => {
                 ended(g.endings[usize::from(ending)], len, &mut tally)
             }
             (Fate::End { ending, len, last }, Stop::Limit(n) | Stop::Cap(n))
@@ -326,11 +335,17 @@ fn deterministic(
                 ended(g.endings[usize::from(ending)], len, &mut tally)
             }
             (Fate::Loop { mu, period }, Stop::Never) => {
-                *tally.loops.entry(LoopShape { start: mu, period }).or_default() += w;
+                *tally
+                    .loops
+                    .entry(LoopShape { start: mu, period })
+                    .or_default() += w;
             }
             // With cycle detection (no limit) a loop closed within the cap is reported.
             (Fate::Loop { mu, period }, Stop::Cap(c)) if limit.is_none() && mu + period <= c => {
-                *tally.loops.entry(LoopShape { start: mu, period }).or_default() += w;
+                *tally
+                    .loops
+                    .entry(LoopShape { start: mu, period })
+                    .or_default() += w;
             }
             (_, Stop::Cap(_)) => tally.capped += w,
             (_, Stop::Limit(n)) => {
@@ -400,7 +415,7 @@ fn to_dense(it: impl Iterator<Item = (u64, f64)>) -> Vec<f64> {
 
 /// States from which some ending can be reached (the others never end).
 fn can_end(g: &Graph) -> Vec<bool> {
-    let n = g.len();
+    let n = g.states();
     let mut preds_at = vec![0usize; n + 1];
     for s in 0..n {
         for &(t, _) in g.next(s) {
@@ -443,7 +458,7 @@ fn iterated(
     options: &Options,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Solution, ExactError> {
-    let n = g.len();
+    let n = g.states();
     let total = st.total as f64;
     let ok = can_end(g);
     let mut dist = vec![0.0f64; n];

@@ -53,7 +53,10 @@ fn two_ranks_two_suits_shuffled() {
     assert!(close(s.lengths[2], 1.0 / 3.0));
     assert!(close(s.lengths[4], 0.0));
     for k in 1..30 {
-        assert!(close(at(&s.lengths, 2 * k + 1), (1.0 / 3.0) * 0.5f64.powi(k as i32)));
+        assert!(close(
+            at(&s.lengths, 2 * k + 1),
+            (1.0 / 3.0) * 0.5f64.powi(k as i32)
+        ));
     }
     assert!(s.residual <= 1e-12 && s.mean_residual <= 1e-12);
 }
@@ -141,7 +144,10 @@ fn a_position_that_can_only_be_lost() {
     assert!(close(s.battles_mean, 10.0 / 3.0), "{}", s.battles_mean);
     assert!(close(s.lengths[2], 0.5));
     for j in 2..20 {
-        assert!(close(at(&s.lengths, 2 * j), 0.375 * 0.25f64.powi(j as i32 - 2)));
+        assert!(close(
+            at(&s.lengths, 2 * j),
+            0.375 * 0.25f64.powi(j as i32 - 2)
+        ));
         assert!(close(at(&s.lengths, 2 * j - 1), 0.0));
     }
 }

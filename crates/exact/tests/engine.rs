@@ -3,7 +3,7 @@
 //! rules (mean length and win share within 4 standard errors).
 
 use warlab_engine::{Deal, EndReason, Engine, GameSeed, Rules};
-use warlab_exact::{LoopShape, Method, Options, Start, solve};
+use warlab_exact::{Fraction, LoopShape, Method, Options, Start, solve};
 
 fn rules(pairs: &[(&str, &str)]) -> Rules {
     Rules::from_pairs(pairs.iter().copied()).expect("valid rules")
@@ -25,22 +25,32 @@ fn every_deal(r: &Rules) -> Vec<Deal> {
         let Some(i) = (1..deck.len()).rev().find(|&i| deck[i - 1] < deck[i]) else {
             return deals;
         };
-        let j = (i..deck.len()).rev().find(|&j| deck[j] > deck[i - 1]).unwrap();
+        let j = (i..deck.len())
+            .rev()
+            .find(|&j| deck[j] > deck[i - 1])
+            .unwrap();
         deck.swap(i - 1, j);
         deck[i..].reverse();
     }
 }
 
 /// Deal by deal, deterministic rules: the solver from the deal says what the engine plays.
-fn every_deal_as_the_engine(pairs: &[(&str, &str)]) {
+/// Returns the deals that loop.
+fn every_deal_as_the_engine(pairs: &[(&str, &str)]) -> usize {
     let r = rules(pairs);
     assert!(r.is_deterministic());
     let mut engine = Engine::new(&r);
-    let (mut loops, mut n) = (0, 0);
+    let (mut loops, mut n) = (0usize, 0usize);
+    let (mut ended, mut len_sum, mut wins0) = (0u128, 0u128, 0u128);
     for deal in every_deal(&r) {
         let rec = engine.play_deal(&deal, GameSeed::new(0, 0, 0));
-        let s = solve(&r, &Start::Deal(deal.clone()), &Options::default(), &mut |_| {})
-            .unwrap();
+        let s = solve(
+            &r,
+            &Start::Deal(deal.clone()),
+            &Options::default(),
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(s.method, Method::Exact);
         let what = format!("{pairs:?}, deal {}", deal.to_text(&r));
         match rec.end {
@@ -55,6 +65,9 @@ fn every_deal_as_the_engine(pairs: &[(&str, &str)]) {
             }
             EndReason::Capped => assert_eq!(s.capped_share, 1.0, "{what}"),
             end => {
+                ended += 1;
+                len_sum += u128::from(rec.battles);
+                wins0 += u128::from(rec.winner == Some(0));
                 assert_eq!(s.endings.len(), 1, "{what}");
                 assert_eq!(s.endings[0].0.reason, end, "{what}");
                 assert_eq!(s.endings[0].0.winner, rec.winner, "{what}");
@@ -65,7 +78,26 @@ fn every_deal_as_the_engine(pairs: &[(&str, &str)]) {
         n += 1;
     }
     assert!(n > 0);
-    eprintln!("{pairs:?}: {n} deals, {loops} loops");
+    // Every deal at once: the same counts, as exact fractions.
+    let all = solve(&r, &Start::AllDeals, &Options::default(), &mut |_| {}).unwrap();
+    assert_eq!(all.deals, n as u128);
+    if ended > 0 {
+        assert_eq!(
+            all.battles_mean_exact,
+            Some(Fraction::new(len_sum, ended)),
+            "{pairs:?}"
+        );
+    }
+    assert_eq!(
+        all.win_share_exact.unwrap()[0],
+        Fraction::new(wins0, n as u128)
+    );
+    assert_eq!(
+        all.other_exact.unwrap()[1],
+        Fraction::new(loops as u128, n as u128)
+    );
+    eprintln!("{pairs:?}: {n} deals, {loops} loops, {} states", all.states);
+    loops
 }
 
 #[test]
@@ -78,11 +110,27 @@ fn deterministic_rules_deal_by_deal() {
         &[("pickup", "played"), ("war_down", "2")],
         &[("pickup", "loser-first"), ("short_war", "lose")],
         &[("pickup", "rank-desc"), ("short_war", "last-card-up")],
-        &[("pickup", "winner-first"), ("pile", "two-pile"), ("on_empty", "turn-over")],
-        &[("pickup", "winner-first"), ("pile", "two-pile"), ("on_empty", "lose")],
+        &[
+            ("pickup", "winner-first"),
+            ("pile", "two-pile"),
+            ("on_empty", "turn-over"),
+        ],
+        &[
+            ("pickup", "winner-first"),
+            ("pile", "two-pile"),
+            ("on_empty", "lose"),
+        ],
         &[("pickup", "winner-first"), ("battle_limit", "5")],
-        &[("pickup", "winner-first"), ("war_down", "1"), ("prize", "true")],
-        &[("pickup", "winner-first"), ("hand", "2"), ("hand_policy", "highest,lowest")],
+        &[
+            ("pickup", "winner-first"),
+            ("war_down", "1"),
+            ("prize", "true"),
+        ],
+        &[
+            ("pickup", "winner-first"),
+            ("hand", "2"),
+            ("hand_policy", "highest,lowest"),
+        ],
         &[("pickup", "winner-first"), ("wars_to_win", "1")],
         &[("pickup", "winner-first"), ("target_cards", "5")],
         &[("pickup", "seat"), ("war_down", "1"), ("safety_cap", "6")],
@@ -91,14 +139,16 @@ fn deterministic_rules_deal_by_deal() {
         let pairs: Vec<_> = small.iter().chain(set.iter()).copied().collect();
         every_deal_as_the_engine(&pairs);
     }
-    // A bigger deck and three players.
-    every_deal_as_the_engine(&[
-        ("deck", "custom"),
-        ("ranks", "4"),
-        ("suits", "2"),
-        ("pickup", "winner-first"),
-        ("war_down", "1"),
-    ]);
+    // Bigger decks where many deals loop (38 % and 10 %), a safety cap inside some loops, and
+    // three players.
+    let d8 = [("deck", "custom"), ("ranks", "4"), ("suits", "2")];
+    let d6 = [("deck", "custom"), ("ranks", "6"), ("suits", "1")];
+    assert!(
+        every_deal_as_the_engine(&[d8[0], d8[1], d8[2], ("pickup", "seat"), ("war_down", "1")])
+            > 900
+    );
+    assert!(every_deal_as_the_engine(&[d6[0], d6[1], d6[2], ("pickup", "loser-first")]) > 50);
+    every_deal_as_the_engine(&[d6[0], d6[1], d6[2], ("pickup", "seat"), ("safety_cap", "7")]);
     every_deal_as_the_engine(&[
         ("deck", "custom"),
         ("ranks", "3"),
@@ -116,7 +166,8 @@ fn monte_carlo(pairs: &[(&str, &str)], games: u64) {
     let r = rules(pairs);
     let s = solve(&r, &Start::AllDeals, &Options::default(), &mut |_| {}).unwrap();
     let mut engine = Engine::new(&r);
-    let (mut n, mut sum, mut sum2, mut wins0, mut draws, mut loops) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    let (mut n, mut sum, mut sum2, mut wins0, mut draws, mut loops) =
+        (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     for g in 0..games {
         let rec = engine.play(GameSeed::new(17, 3, g));
         if rec.end.finished() {
@@ -138,7 +189,11 @@ fn monte_carlo(pairs: &[(&str, &str)], games: u64) {
     let sd = (sum2 / n - mean * mean).max(0.0).sqrt();
     let z = |est: f64, exact: f64, se: f64| {
         if se == 0.0 {
-            if (est - exact).abs() < 1e-9 { 0.0 } else { f64::INFINITY }
+            if (est - exact).abs() < 1e-9 {
+                0.0
+            } else {
+                f64::INFINITY
+            }
         } else {
             (est - exact) / se
         }
@@ -169,9 +224,17 @@ fn random_rules_against_monte_carlo() {
         &[],
         &[("war_down", "1")],
         &[("pile", "two-pile"), ("on_empty", "shuffle")],
-        &[("pile", "two-pile"), ("on_empty", "turn-over"), ("war_down", "1")],
+        &[
+            ("pile", "two-pile"),
+            ("on_empty", "turn-over"),
+            ("war_down", "1"),
+        ],
         &[("prize", "true"), ("war_down", "1")],
-        &[("hand", "2"), ("hand_policy", "random"), ("pickup", "winner-first")],
+        &[
+            ("hand", "2"),
+            ("hand_policy", "random"),
+            ("pickup", "winner-first"),
+        ],
         &[("speed", "0.1"), ("war_down", "1")],
         &[("battle_limit", "12")],
     ];
@@ -181,11 +244,22 @@ fn random_rules_against_monte_carlo() {
     }
     // Deterministic rules too (their loops), and three players.
     monte_carlo(
-        &[("deck", "custom"), ("ranks", "4"), ("suits", "2"), ("pickup", "winner-first")],
+        &[
+            ("deck", "custom"),
+            ("ranks", "4"),
+            ("suits", "2"),
+            ("pickup", "winner-first"),
+        ],
         40_000,
     );
     monte_carlo(
-        &[("deck", "custom"), ("ranks", "3"), ("suits", "3"), ("players", "3"), ("war_down", "1")],
+        &[
+            ("deck", "custom"),
+            ("ranks", "3"),
+            ("suits", "3"),
+            ("players", "3"),
+            ("war_down", "1"),
+        ],
         40_000,
     );
 }
