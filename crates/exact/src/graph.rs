@@ -198,7 +198,7 @@ impl Expander {
         }
         out.next.sort_by(|a, b| a.0.cmp(&b.0));
         merge(&mut out.next, |a, b| a.0 == b.0, |a, b| a.1 += b.1);
-        out.ends.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        out.ends.sort_by_key(|a| (a.0, a.1));
         merge(
             &mut out.ends,
             |a, b| a.0 == b.0 && a.1 == b.1,

@@ -487,8 +487,7 @@ fn iterated(
     for battle in 1u64.. {
         if stop == Stop::Limit(battle) {
             // The last battle: played by the engine with the real count.
-            for s in 0..n {
-                let d = dist[s];
+            for (s, &d) in dist.iter().enumerate() {
                 if d == 0.0 {
                     continue;
                 }
@@ -501,8 +500,7 @@ fn iterated(
             break;
         }
         new.fill(0.0);
-        for s in 0..n {
-            let d = dist[s];
+        for (s, &d) in dist.iter().enumerate() {
             if d == 0.0 {
                 continue;
             }
@@ -516,12 +514,12 @@ fn iterated(
         }
         std::mem::swap(&mut dist, &mut new);
         let mut tail = 0.0;
-        for s in 0..n {
-            if !ok[s] && dist[s] != 0.0 {
-                never += dist[s];
-                dist[s] = 0.0;
+        for (d, &can) in dist.iter_mut().zip(&ok) {
+            if !can && *d != 0.0 {
+                never += *d;
+                *d = 0.0;
             }
-            tail += dist[s];
+            tail += *d;
         }
         if stop == Stop::Cap(battle) {
             tally.capped = tail;
