@@ -5,6 +5,7 @@
 #![allow(rustdoc::invalid_html_tags)]
 
 mod bench;
+mod exact;
 mod options;
 mod run;
 mod slurm;
@@ -37,6 +38,8 @@ struct Cli {
 enum Command {
     /// Print one game battle by battle
     Trace(trace::TraceArgs),
+    /// Solve a small deck exactly: mean length, wins, draws, loops, the length distribution
+    Exact(exact::ExactArgs),
     /// Measure engine throughput (games/s, ns/battle) on one thread and on all threads
     Bench(bench::BenchArgs),
     /// List every rule option with its default and allowed values
@@ -291,6 +294,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Validate { files, json } => run::validate(&files, json),
         Command::Trace(args) => trace::command(args),
         Command::Bench(args) => bench::command(args),
+        Command::Exact(args) => exact::command(args),
         Command::Rules { json } => {
             if json {
                 println!("{}", options::options_json());

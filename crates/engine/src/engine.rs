@@ -20,7 +20,7 @@ use crate::record::{EndReason, GameRecord};
 use crate::rng::{GameRng, GameSeed};
 use crate::rules::Rules;
 use crate::seats::Seats;
-use crate::state::{Holdings, Scratch, State, Tally, bit};
+use crate::state::{Holdings, Scratch, State, Tally};
 use crate::{block, duo, general, table};
 
 /// The loops that can play a game, most general first.
@@ -186,16 +186,7 @@ impl Engine {
 
     fn run<O: Observer>(&mut self, rng: &mut GameRng, obs: &mut O) -> GameRecord {
         let r = &self.rules;
-        for p in 0..r.players {
-            let take = r.hand.min(self.st.stacks[p].len());
-            for k in 0..take {
-                self.st.hands[p][k] = self.st.stacks[p].pop_front();
-            }
-            self.st.hand_len[p] = take as u8;
-            if self.st.total(p) > 0 {
-                self.st.in_game |= bit(p);
-            }
-        }
+        self.st.deal_in(r);
         if O::ACTIVE {
             obs.game_start(&self.st.view());
         }

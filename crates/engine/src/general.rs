@@ -11,7 +11,7 @@
 use crate::cycle::{self, Position, Saves};
 use crate::observe::{Observer, Quiet};
 use crate::record::{EndReason, GameRecord};
-use crate::rng::GameRng;
+use crate::rng::{Draws, GameRng};
 use crate::rules::{OnEmpty, Rules, Stake};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, most_cards, seats};
 
@@ -43,12 +43,12 @@ pub(crate) fn run<H: Holdings + Position, O: Observer>(
 /// their own, [`Opening`]: most battles end with them, and the winner picks them up from there.
 /// A war or a forfeit moves them onto the scratch table, where the general fight goes on.
 #[inline]
-pub(crate) fn battle<H: Holdings, O: Observer>(
+pub(crate) fn battle<H: Holdings, O: Observer, D: Draws>(
     r: &Rules,
     t: &mut Scratch,
     hold: &mut H,
     tally: &mut Tally,
-    rng: &mut GameRng,
+    rng: &mut D,
     obs: &mut O,
 ) -> Option<End> {
     if r.two_pile == Some(OnEmpty::Lose)
@@ -109,7 +109,7 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
     if let Some(th) = r.speed
         && contenders & 1 != 0
         && contenders.count_ones() > 1
-        && rng.next_u64() < th
+        && rng.chance(th)
     {
         if O::ACTIVE {
             obs.grab();
@@ -148,12 +148,12 @@ pub(crate) fn battle<H: Holdings, O: Observer>(
 /// face-up cards are `up`, `depth` wars deep already), the winner's pick-up and the endings.
 #[allow(clippy::too_many_arguments)] // the battle so far, handed over by every loop
 #[inline]
-pub(crate) fn contest<H: Holdings, O: Observer>(
+pub(crate) fn contest<H: Holdings, O: Observer, D: Draws>(
     r: &Rules,
     t: &mut Scratch,
     hold: &mut H,
     tally: &mut Tally,
-    rng: &mut GameRng,
+    rng: &mut D,
     obs: &mut O,
     contenders: u8,
     up: &mut [u8; MAX_PLAYERS],
@@ -207,11 +207,11 @@ impl Opening {
 /// The winner of a battle without a war takes the opening cards in the pick-up order (what
 /// [`settle`] does for a table without a war). Returns the cards taken.
 #[inline]
-fn take_opening<H: Holdings>(
+fn take_opening<H: Holdings, D: Draws>(
     r: &Rules,
     t: &mut Scratch,
     hold: &mut H,
-    rng: &mut GameRng,
+    rng: &mut D,
     winner: usize,
     first: &Opening,
 ) -> usize {
@@ -224,7 +224,7 @@ fn take_opening<H: Holdings>(
 
 /// Hand mode, after the pick-ups: every seat's hand grows back, seat by seat.
 #[inline(always)]
-pub(crate) fn top_up_hands<H: Holdings>(r: &Rules, hold: &mut H, rng: &mut GameRng) {
+pub(crate) fn top_up_hands<H: Holdings, D: Draws>(r: &Rules, hold: &mut H, rng: &mut D) {
     if r.hand > 0 {
         for p in 0..r.players {
             hold.top_up(r, p, rng);
@@ -245,12 +245,12 @@ pub(crate) enum Fight {
 /// `t.pots`), `depth` wars deep already: ties go to war until one seat is best. Seats that forfeit (`short_war = lose`)
 /// are added to `forfeited`, with their cards on the table.
 #[allow(clippy::too_many_arguments)] // the battle so far, handed over by every loop
-pub(crate) fn fight<H: Holdings, O: Observer>(
+pub(crate) fn fight<H: Holdings, O: Observer, D: Draws>(
     r: &Rules,
     t: &mut Scratch,
     hold: &mut H,
     tally: &mut Tally,
-    rng: &mut GameRng,
+    rng: &mut D,
     obs: &mut O,
     mut contenders: u8,
     up: &mut [u8; MAX_PLAYERS],
@@ -332,11 +332,11 @@ pub(crate) fn fight<H: Holdings, O: Observer>(
 /// The winner of a battle takes the table: after a war its loser first takes back the war's
 /// cause (`war_cause_to_loser`), then the winner picks up every pot in the pick-up order.
 /// Returns the cards the winner took.
-pub(crate) fn settle<H: Holdings>(
+pub(crate) fn settle<H: Holdings, D: Draws>(
     r: &Rules,
     t: &mut Scratch,
     hold: &mut H,
-    rng: &mut GameRng,
+    rng: &mut D,
     winner: usize,
     depth: u32,
     forfeited: u8,

@@ -16,6 +16,10 @@
 //!   classic shape. They play exactly the games of the general loop, draw for draw, so results
 //!   never depend on the CPU or the loop.
 //!
+//! - [`Battler`] plays one battle at a time from any [`Position`], with the random draws from
+//!   any [`Draws`] source: the hook of the exact solver (`warlab-exact`), which forces every
+//!   draw's outcome in turn to enumerate a battle's outcomes with their probabilities.
+//!
 //! This crate does no I/O and has no heavy dependencies: it builds in seconds.
 
 #![warn(missing_docs)]
@@ -35,6 +39,7 @@ mod rules;
 mod seats;
 pub mod spec;
 mod state;
+mod step;
 mod table;
 
 pub use cards::{CardSet, DeckKind};
@@ -42,9 +47,10 @@ pub use deal::{Deal, DealError};
 pub use engine::{Engine, HotLoop};
 pub use observe::{Observer, Quiet, View};
 pub use record::{Cycle, EndReason, GameRecord};
-pub use rng::{GameRng, GameSeed, splitmix64};
+pub use rng::{Draws, GameRng, GameSeed, splitmix64};
 pub use rules::{
     ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
     RuleOptions, Rules, RulesError, ShortWar, WarDown,
 };
 pub use spec::{Choice, Named, Opt, OptionError};
+pub use step::{Battler, Ending, Played, Position};

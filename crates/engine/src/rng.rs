@@ -232,6 +232,48 @@ impl GameRng {
     }
 }
 
+/// The random draws a battle makes, whatever makes them: [`GameRng`] in every game played, or
+/// a scripted source that forces each draw's outcome (the exact solver enumerates every outcome
+/// of every draw with its probability that way). The general battle is generic over it and
+/// monomorphised, so a game played with [`GameRng`] runs the same code as before it existed.
+///
+/// Every draw is exactly uniform over its outcomes (or exactly `threshold / 2^64` for
+/// [`chance`](Draws::chance)): that is what lets a scripted source give each outcome its
+/// probability.
+pub trait Draws {
+    /// Uniform in `0..n`, `n ≥ 1`.
+    fn below(&mut self, n: u32) -> u32;
+    /// One fair bit.
+    fn bit(&mut self) -> bool;
+    /// A uniformly random order of `cards` (every permutation equally likely).
+    fn shuffle(&mut self, cards: &mut [u8]);
+    /// True with probability `threshold / 2^64` (`speed`'s grab).
+    fn chance(&mut self, threshold: u64) -> bool;
+}
+
+impl Draws for GameRng {
+    #[inline(always)]
+    fn below(&mut self, n: u32) -> u32 {
+        GameRng::below(self, n)
+    }
+
+    #[inline(always)]
+    fn bit(&mut self) -> bool {
+        GameRng::bit(self)
+    }
+
+    #[inline(always)]
+    fn shuffle(&mut self, cards: &mut [u8]) {
+        GameRng::shuffle(self, cards)
+    }
+
+    /// The next 64 bits below the threshold: the draw the engine has always made.
+    #[inline(always)]
+    fn chance(&mut self, threshold: u64) -> bool {
+        self.next_u64() < threshold
+    }
+}
+
 /// rand_pcg's multiplier for `Pcg64Mcg` (`Mcg128Xsl64`), and its square: a step is
 /// `state ← state·M`, then the output of the new state.
 const PCG_MULTIPLIER: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;

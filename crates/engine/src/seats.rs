@@ -11,7 +11,7 @@
 
 use crate::cycle::Position;
 use crate::observe::{Seen, View};
-use crate::rng::GameRng;
+use crate::rng::Draws;
 use crate::rules::{OnEmpty, Rules};
 use crate::state::{Holdings, MAX_HAND, MAX_PLAYERS, State};
 
@@ -176,7 +176,7 @@ impl Seats {
 
     /// The won pile becomes the stack (shuffled first under `on_empty = shuffle`).
     #[cold]
-    pub fn turn_over(&mut self, p: usize, rng: &mut GameRng) {
+    pub fn turn_over<D: Draws>(&mut self, p: usize, rng: &mut D) {
         debug_assert!(self.pile_feeds && self.l[p] == 0 && self.m[p] > 0);
         self.l[p] = self.m[p];
         self.m[p] = 0;
@@ -276,7 +276,7 @@ impl Holdings for Seats {
     }
 
     #[inline]
-    fn draw_down(&mut self, _: &Rules, p: usize, rng: &mut GameRng) -> u8 {
+    fn draw_down<D: Draws>(&mut self, _: &Rules, p: usize, rng: &mut D) -> u8 {
         if self.l[p] == 0 {
             self.turn_over(p, rng);
         }

@@ -5,7 +5,7 @@
 use crate::observe::{Seen, View};
 use crate::record::{Cycle, EndReason, GameRecord};
 use crate::ring::Ring;
-use crate::rng::GameRng;
+use crate::rng::Draws;
 use crate::rules::{OnEmpty, Rules};
 
 pub(crate) const MAX_HAND: usize = 8;
@@ -82,6 +82,22 @@ impl State {
         self.wars_won = o.wars_won;
     }
 
+    /// A game starts: each seat's hand is filled from the top of its stack (hand mode) and
+    /// every seat holding cards is in the game. Returns the seats in the game.
+    pub fn deal_in(&mut self, r: &Rules) -> u8 {
+        for p in 0..r.players {
+            let take = r.hand.min(self.stacks[p].len());
+            for k in 0..take {
+                self.hands[p][k] = self.stacks[p].pop_front();
+            }
+            self.hand_len[p] = take as u8;
+            if self.total(p) > 0 {
+                self.in_game |= bit(p);
+            }
+        }
+        self.in_game
+    }
+
     /// Exact equality of everything that affects play.
     pub fn same(&self, o: &State) -> bool {
         self.in_game == o.in_game
@@ -125,7 +141,7 @@ pub(crate) trait Holdings {
     fn supply(&self, r: &Rules, p: usize) -> usize;
     /// Takes the top card of `p`'s stack, first turning the won pile into the stack if the
     /// stack is empty (shuffled under `on_empty = shuffle`). The caller checks `supply > 0`.
-    fn draw_down(&mut self, r: &Rules, p: usize, rng: &mut GameRng) -> u8;
+    fn draw_down<D: Draws>(&mut self, r: &Rules, p: usize, rng: &mut D) -> u8;
     /// Player `p`'s hand and its length (hand mode).
     fn hand(&mut self, p: usize) -> (&mut [u8; MAX_HAND], &mut u8);
     /// Won cards go under the stack, or onto the won pile.
@@ -151,7 +167,7 @@ pub(crate) trait Holdings {
     /// Turns up `p`'s next card: from the hand by the seat's policy (then refills the hand from
     /// the stack at once), or the top of the stack. The caller checks `up_supply > 0`.
     #[inline(always)]
-    fn draw_up(&mut self, r: &Rules, p: usize, rng: &mut GameRng) -> u8 {
+    fn draw_up<D: Draws>(&mut self, r: &Rules, p: usize, rng: &mut D) -> u8 {
         if r.hand == 0 {
             return self.draw_down(r, p, rng);
         }
@@ -173,7 +189,7 @@ pub(crate) trait Holdings {
     /// Hand mode, after a battle's pick-ups: a hand that shrank while nothing was left to draw
     /// grows back from the stack into new slots at its end, up to the hand size.
     #[inline(always)]
-    fn top_up(&mut self, r: &Rules, p: usize, rng: &mut GameRng) {
+    fn top_up<D: Draws>(&mut self, r: &Rules, p: usize, rng: &mut D) {
         while self.hand_len(p) < r.hand && self.supply(r, p) > 0 {
             let c = self.draw_down(r, p, rng);
             let (hand, len) = self.hand(p);
@@ -228,7 +244,7 @@ impl Holdings for State {
     }
 
     #[inline]
-    fn draw_down(&mut self, r: &Rules, p: usize, rng: &mut GameRng) -> u8 {
+    fn draw_down<D: Draws>(&mut self, r: &Rules, p: usize, rng: &mut D) -> u8 {
         if self.stacks[p].is_empty() {
             std::mem::swap(&mut self.stacks[p], &mut self.piles[p]);
             if r.two_pile == Some(OnEmpty::Shuffle) {
@@ -382,7 +398,7 @@ impl Scratch {
 
     /// Puts the pots (with `taker` as the one who picks them up) into `order` in the pick-up
     /// order; `cause` picks up the war's cause instead.
-    pub fn order_pots(&mut self, r: &Rules, taker: usize, cause: bool, rng: &mut GameRng) {
+    pub fn order_pots<D: Draws>(&mut self, r: &Rules, taker: usize, cause: bool, rng: &mut D) {
         let src = if cause { &self.cause } else { &self.pots };
         let mut refs: [&[u8]; MAX_PLAYERS] = [&[]; MAX_PLAYERS];
         for (slot, pot) in refs.iter_mut().zip(src) {

@@ -3,7 +3,7 @@
 //! which won cards go under. Every loop (the general reference loop and the specialised ones)
 //! asks these, so the answers are written once.
 
-use crate::rng::GameRng;
+use crate::rng::Draws;
 use crate::rules::{ChainedWar, Compare, DownRule, Pickup, Policy, Rules, ShortWar};
 use crate::state::MAX_PLAYERS;
 
@@ -95,12 +95,12 @@ impl Rules {
     /// Puts the cards of `pots` (each seat's table cards in the order played) into `out` in the
     /// pick-up order, for `taker`. With 3–4 players "the loser's cards" are the other seats' in
     /// seat order.
-    pub(crate) fn order_pickup(
+    pub(crate) fn order_pickup<D: Draws>(
         &self,
         taker: usize,
         pots: &[&[u8]],
         out: &mut Vec<u8>,
-        rng: &mut GameRng,
+        rng: &mut D,
     ) {
         out.clear();
         let others = || (0..pots.len()).filter(move |&p| p != taker);
@@ -145,7 +145,7 @@ impl Rules {
     /// The hand slot `seat` plays from `hand` (hand mode), by the seat's policy. Policies rank a
     /// card by the ranking's strength key; ties go to the lower slot.
     #[inline(always)]
-    pub(crate) fn choose(&self, seat: usize, hand: &[u8], rng: &mut GameRng) -> usize {
+    pub(crate) fn choose<D: Draws>(&self, seat: usize, hand: &[u8], rng: &mut D) -> usize {
         let n = hand.len();
         let key = |i: usize| self.strength[usize::from(hand[i])];
         // Scans in registers: an iterator's `max_by_key` kept its running best on the stack,
