@@ -19,6 +19,7 @@
 mod canvas;
 mod casino;
 mod compare;
+mod exact;
 mod format;
 mod input;
 pub mod plots;
@@ -80,14 +81,7 @@ pub fn build(data: &FolderLock, reports_root: &Path, opts: &Options) -> Result<P
 
     into_place(reports_root, &manifest.experiment, |tmp| {
         let named = exp.baseline.is_some();
-        write_report(
-            tmp,
-            &manifest,
-            &rows,
-            (baseline, named),
-            &exp.published,
-            opts,
-        )
+        write_report(tmp, &manifest, &rows, (baseline, named), &exp, opts)
     })
 }
 

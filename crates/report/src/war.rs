@@ -34,7 +34,7 @@ pub(crate) fn write_report(
     m: &Manifest,
     rows: &[Row],
     (baseline, named): (usize, bool),
-    published: &[warlab_experiment::Published],
+    exp: &warlab_experiment::Experiment,
     opts: &Options,
 ) -> Result<()> {
     let dir = &Figures {
@@ -63,9 +63,10 @@ pub(crate) fn write_report(
         rows.iter()
             .map(|r| (&r.name[..], words::describe(&r.rules))),
     );
-    published::section(&mut md, rows, published);
+    published::section(&mut md, rows, &exp.published);
 
     lengths_table(&mut md, rows);
+    crate::exact::section(&mut md, dir, exp, rows)?;
     let all: Vec<&Row> = rows.iter().collect();
     let note = unended_note(&all);
 

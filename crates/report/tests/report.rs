@@ -414,3 +414,43 @@ fn a_report_of_many_variants_draws_figures_for_a_stated_few() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn small_decks_get_their_exact_values_beside_the_simulated_ones() {
+    let dir = scratch("exact");
+    // 4 and 6 cards: solved without being asked (at most 8 cards).
+    let data = data_folder(
+        &dir,
+        "name = \"x\"\ngames = 4000\nseed = 5\n[rules]\ndeck = \"custom\"\nsuits = 2\n\
+         [sweep]\npickup = [\"shuffled\", \"winner-first\"]\nranks = [2, 3, 4]\n",
+    );
+    let out = build(&data, &dir.join("reports")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## Exact values"), "{md}");
+    // The 2 × 2 deck under shuffled pick-up: mean 8/3 battles (solved by hand in the exact
+    // crate's tests).
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| `pickup=shuffled,ranks=2` | iterated |"))
+        .expect("the 2 × 2 row");
+    assert!(row.contains("| 2.6667 |"), "{row}");
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| `pickup=winner-first,ranks=2` | exact |"))
+        .expect("a deterministic row");
+    assert!(row.contains("(= 2)"), "{row}");
+    assert!(
+        md.contains("every simulated value agrees with its exact value"),
+        "{md}"
+    );
+    assert!(out.join("exact.png").is_file() && out.join("exact.svg").is_file());
+
+    // `exact = false`: no section.
+    let data = data_folder(
+        &dir.join("off"),
+        "name = \"y\"\ngames = 500\nexact = false\n[rules]\ndeck = \"custom\"\nranks = 2\nsuits = 2\n",
+    );
+    let out = build(&data, &dir.join("reports")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("## Exact values"), "{md}");
+}
