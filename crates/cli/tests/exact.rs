@@ -9,6 +9,16 @@ fn warlab(args: &[&str]) -> Output {
         .expect("warlab runs")
 }
 
+/// The standard output of a run that succeeded.
+fn stdout_of(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn close(v: &serde_json::Value, x: f64) -> bool {
     (v.as_f64().expect("a number") - x).abs() < 1e-12
 }
@@ -29,12 +39,7 @@ fn json_of_a_deck_solved_by_hand() {
         "pickup=winner-first",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_of(out);
     let last = text.lines().last().expect("a JSON line");
     let v: serde_json::Value = serde_json::from_str(last).unwrap();
     assert!(close(&v["battles_mean"], 2.0));
@@ -61,12 +66,7 @@ fn json_of_a_deck_solved_by_hand() {
         "--deal",
         "1 2 / 1 2",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_of(out);
     assert!(text.contains("P(draw)        1.000000"), "{text}");
     assert!(text.contains("iterated"), "{text}");
 }

@@ -25,7 +25,9 @@ use warlab_experiment::{LengthUnit, Measure, Published, Statistic};
 use warlab_stats::compare::power_law;
 use warlab_stats::{Hist, mean_estimate};
 
+use crate::format::{Figures, show};
 use crate::input::Row;
+use crate::plots::Forest;
 
 /// The z of the agreement criterion (two-sided 99 %).
 pub const Z_AGREE: f64 = 2.576;
@@ -388,9 +390,14 @@ fn fmt_small(x: f64) -> String {
 }
 
 /// The report section: one row per published figure, then the notes.
-pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
+pub(crate) fn section(
+    md: &mut String,
+    figs: &Figures,
+    rows: &[Row],
+    published: &[Published],
+) -> anyhow::Result<()> {
     if published.is_empty() {
-        return;
+        return Ok(());
     }
     md.push_str(
         "## Published figures\n\n\
@@ -483,6 +490,60 @@ pub(crate) fn section(md: &mut String, rows: &[Row], published: &[Published]) {
         md.push('\n');
     }
     md.push('\n');
+    figure(md, figs, published, &verdicts)
+}
+
+/// Each published figure (at 0) and warlab's value beside it, as % of the published value, both
+/// with 95 % intervals: the source's own sampling error or range, warlab's standard error.
+/// Figures of a published zero, and warlab's exact values, stay in the table only.
+fn figure(
+    md: &mut String,
+    figs: &Figures,
+    published: &[Published],
+    verdicts: &[Result<Verdict, String>],
+) -> anyhow::Result<()> {
+    let mut rows = Vec::new();
+    for (i, (p, v)) in published.iter().zip(verdicts).enumerate() {
+        // An exact value (a formula, not a sample) agrees or not in the table: no interval.
+        let Ok(v) = v
+            .as_ref()
+            .map_err(|_| ())
+            .and_then(|v| if v.ours.exact { Err(()) } else { Ok(v) })
+        else {
+            continue;
+        };
+        let (reference, half) = match (p.value, p.range) {
+            (Some(x), _) => (x, 1.96 * v.ours.their_se.unwrap_or(0.0)),
+            (None, Some((lo, hi))) if hi.is_finite() => ((lo + hi) / 2.0, (hi - lo) / 2.0),
+            _ => continue,
+        };
+        if reference == 0.0 || !reference.is_finite() {
+            continue;
+        }
+        let pct = |x: f64| 100.0 * x / reference.abs();
+        let name = format!("#{} {}", i + 1, p.statistic_name);
+        rows.push((format!("{name}: published"), 0.0, -pct(half), pct(half)));
+        let d = pct(v.ours.value - reference);
+        let w = pct(1.96 * v.ours.se);
+        rows.push((format!("{name}: warlab"), d, d - w, d + w));
+    }
+    if rows.len() < 2 {
+        return Ok(());
+    }
+    show(
+        md,
+        figs,
+        "published",
+        &Forest {
+            title: "Published figures and warlab's, in % of the published value".into(),
+            x_desc: "difference from the published value, % (95 % intervals)".into(),
+            rows,
+        },
+        "Each published figure (at 0, with the source's own sampling error or range where \
+         known) and warlab's value of the same statistic under the source's rules (with its \
+         95 % CI), both in % of the published value; the numbers are those of the table above \
+         (warlab's exact values, computed rather than simulated, are in the table only).",
+    )
 }
 
 #[cfg(test)]

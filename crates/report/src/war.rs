@@ -63,7 +63,7 @@ pub(crate) fn write_report(
         rows.iter()
             .map(|r| (&r.name[..], words::describe(&r.rules))),
     );
-    published::section(&mut md, rows, &exp.published);
+    published::section(&mut md, dir, rows, &exp.published)?;
 
     lengths_table(&mut md, rows);
     crate::exact::section(&mut md, dir, exp, rows)?;
