@@ -169,29 +169,19 @@ impl Parser<'_> {
                 }
                 "report" => figures = self.figure_settings(v, key)?,
                 "exact" => {
-                    if R::GAME != "war" {
-                        return Err(self.error(
-                            offset,
-                            Some(key),
-                            format!(
-                                "a {} report has its exact values already (the house edge of every table); `exact` solves War games",
-                                R::GAME
-                            ),
-                        ));
-                    }
+                    self.war_only::<R>(
+                        offset,
+                        key,
+                        "has its exact values already (the house edge of every table); `exact` solves War games",
+                    )?;
                     exact = Some(self.boolean(v, key)?);
                 }
                 "published" => {
-                    if R::GAME != "war" {
-                        return Err(self.error(
-                            offset,
-                            Some(key),
-                            format!(
-                                "a {} report has no published-figures section, so these would be dropped; put Casino War figures (`casino_house_edge`, `casino_tie_bet_edge`) in a War experiment, as experiments/literature.toml does",
-                                R::GAME
-                            ),
-                        ));
-                    }
+                    self.war_only::<R>(
+                        offset,
+                        key,
+                        "has no published-figures section, so these would be dropped; put Casino War figures (`casino_house_edge`, `casino_tie_bet_edge`) in a War experiment, as experiments/literature.toml does",
+                    )?;
                     let DeValue::Array(items) = v.get_ref() else {
                         return Err(self.error(
                             v.span().start,
@@ -425,6 +415,19 @@ impl Parser<'_> {
                 format!("expected a string, found {}", kind(other)),
             )),
         }
+    }
+
+    /// Refuses `key` in a file of a game other than War: a `{game} report {why}`.
+    fn war_only<R: RuleSet>(
+        &self,
+        offset: usize,
+        key: &str,
+        why: &str,
+    ) -> Result<(), ExperimentError> {
+        if R::GAME == "war" {
+            return Ok(());
+        }
+        Err(self.error(offset, Some(key), format!("a {} report {why}", R::GAME)))
     }
 
     /// The `[report]` table: figure width, height, PNG density and log histograms.

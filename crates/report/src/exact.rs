@@ -39,6 +39,10 @@ pub(crate) fn section(
         Some(all) => all,
         None => r.cards <= AUTO_CARDS,
     };
+    let options = Options {
+        max_states: REPORT_STATES,
+        ..Options::default()
+    };
     let mut solved = Vec::new();
     let mut refused = Vec::new();
     for row in rows.iter().filter(|r| wanted(r)) {
@@ -48,10 +52,6 @@ pub(crate) fn section(
         let start = match &variant.deal {
             Some(deal) => Start::Deal(deal.clone()),
             None => Start::AllDeals,
-        };
-        let options = Options {
-            max_states: REPORT_STATES,
-            ..Options::default()
         };
         match warlab_exact::solve(&variant.rules, &start, &options, &mut |_| {}) {
             Ok(sol) => solved.push(Solved { row, sol }),

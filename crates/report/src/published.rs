@@ -505,13 +505,10 @@ fn figure(
     let mut rows = Vec::new();
     for (i, (p, v)) in published.iter().zip(verdicts).enumerate() {
         // An exact value (a formula, not a sample) agrees or not in the table: no interval.
-        let Ok(v) = v
-            .as_ref()
-            .map_err(|_| ())
-            .and_then(|v| if v.ours.exact { Err(()) } else { Ok(v) })
-        else {
+        let Ok(v) = v else { continue };
+        if v.ours.exact {
             continue;
-        };
+        }
         let (reference, half) = match (p.value, p.range) {
             (Some(x), _) => (x, 1.96 * v.ours.their_se.unwrap_or(0.0)),
             (None, Some((lo, hi))) if hi.is_finite() => ((lo + hi) / 2.0, (hi - lo) / 2.0),

@@ -374,19 +374,15 @@ fn numeric_axes(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> R
             .collect();
         words.sort();
         words.dedup();
-        let note = if words.is_empty() {
-            unended_note(&on_rows)
-        } else {
-            format!(
-                "{} Not drawn, as they are not numbers (their lengths are in the tables above): {}.",
-                unended_note(&on_rows),
-                words
-                    .iter()
-                    .map(|w| format!("`{axis}={w}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
+        let mut note = unended_note(&on_rows);
+        if !words.is_empty() {
+            let named: Vec<String> = words.iter().map(|w| format!("`{axis}={w}`")).collect();
+            let _ = write!(
+                note,
+                " Not drawn, as they are not numbers (their lengths are in the tables above): {}.",
+                named.join(", ")
+            );
+        }
         let deck_axis = matches!(axis.as_str(), "ranks" | "suits" | "decks");
         let stem = format!("axis-{}", slug(axis));
         // Deck-size axes are plotted against the number of cards in play, n.

@@ -366,16 +366,22 @@ fn coarsen(blocks: &mut BTreeMap<u64, [u64; 3]>, from: u64, to: u64) {
     }
     let fine = std::mem::take(blocks);
     for (b, sums) in fine {
-        merge_blocks(blocks, &BTreeMap::from([(b * from / to, sums)]));
+        add_block(blocks, b * from / to, &sums);
     }
 }
 
-fn merge_blocks(mine: &mut BTreeMap<u64, [u64; 3]>, theirs: &BTreeMap<u64, [u64; 3]>) {
-    for (&b, o) in theirs {
-        let m = mine.entry(b).or_default();
-        for (m, t) in m.iter_mut().zip(o) {
-            *m += t;
-        }
+/// Adds `sums` to block `b`'s running counts.
+fn add_block(blocks: &mut BTreeMap<u64, [u64; 3]>, b: u64, sums: &[u64; 3]) {
+    let m = blocks.entry(b).or_default();
+    for (m, t) in m.iter_mut().zip(sums) {
+        *m += t;
+    }
+}
+
+/// Adds `theirs` block by block to `mine` (War's and Casino War's running counts alike).
+pub(crate) fn merge_blocks(mine: &mut BTreeMap<u64, [u64; 3]>, theirs: &BTreeMap<u64, [u64; 3]>) {
+    for (&b, sums) in theirs {
+        add_block(mine, b, sums);
     }
 }
 
@@ -427,7 +433,7 @@ impl Aggregate {
     pub fn seal(&mut self, block: u64, sums: &BlockSums) {
         let put = |blocks: &mut BTreeMap<u64, [u64; 3]>, s: [u64; 3]| {
             if s[0] > 0 {
-                merge_blocks(blocks, &BTreeMap::from([(block, s)]));
+                add_block(blocks, block, &s);
             }
         };
         put(&mut self.blocks, sums.all);

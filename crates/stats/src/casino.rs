@@ -116,12 +116,7 @@ impl CasinoAggregate {
         self.counts.add(&o.counts);
         self.main.merge(&o.main);
         self.tie_count.merge(&o.tie_count);
-        for (&b, o) in &o.blocks {
-            let mine = self.blocks.entry(b).or_default();
-            for (m, t) in mine.iter_mut().zip(o) {
-                *m += t;
-            }
-        }
+        crate::aggregate::merge_blocks(&mut self.blocks, &o.blocks);
     }
 
     /// Sessions that ended for `end`.
