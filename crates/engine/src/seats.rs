@@ -343,6 +343,9 @@ impl Seen for Seats {
         let from = self.h[p] + self.l[p];
         (0..self.m[p]).map(|i| self.get(p, from + i)).collect()
     }
+    fn pile_len(&self, p: usize) -> usize {
+        self.m[p]
+    }
     fn hand(&self, p: usize) -> &[u8] {
         &self.hands[p][..usize::from(self.hand_len[p])]
     }

@@ -303,6 +303,9 @@ impl Seen for State {
     fn pile(&self, p: usize) -> Vec<u8> {
         self.piles[p].iter().collect()
     }
+    fn pile_len(&self, p: usize) -> usize {
+        self.piles[p].len()
+    }
     fn hand(&self, p: usize) -> &[u8] {
         &self.hands[p][..usize::from(self.hand_len[p])]
     }

@@ -147,6 +147,10 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
         "a table of how the report draws its figures: `width`, `height`, `dpi`, `log_hist`",
     ),
     (
+        "decides",
+        "a table of what the report says decides a game: `position` (true or false) and the time model's `battle_seconds`, `war_card_seconds`, `shuffle_seconds`",
+    ),
+    (
         "exact",
         "true or false: solve every variant exactly (`warlab exact`) and set the exact values beside the simulated ones in the report (default: the variants of at most 8 cards)",
     ),
@@ -183,6 +187,52 @@ impl FigureSettings {
     }
 }
 
+/// What the run records of what decides a game, from the file's `[decides]` table. The
+/// starting hand is always counted (it costs a game nothing); the rest is asked for here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecidesSettings {
+    /// Follow every battle: the position heat map, "call it", who trails, the last lead
+    /// change, and the time of every rule set. Plays every game through the reference loop
+    /// (with an observer), several times slower; off by default.
+    pub position: bool,
+    /// How long a game takes at the table.
+    pub time: TimeModel,
+}
+
+/// How long a game takes at a real table: a duration per battle, per war card and per
+/// shuffle of a won pile, in whole milliseconds so that every game's duration is exact.
+///
+/// The defaults are warlab's assumption, not a measurement (no source gives one): two
+/// seconds to turn up two cards, compare them and put them under a stack; one second to put
+/// down or turn up each further card of a war; fifteen seconds to shuffle a won pile. With
+/// them a classic game's middle half takes about 8 to 25 minutes, inside the rule sources'
+/// "ten minutes, sometimes an hour or more" (docs/what-decides.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeModel {
+    /// Milliseconds per battle (its first face-up cards and the pick-up).
+    pub battle_ms: u32,
+    /// Milliseconds per card of a war (face down or face up after the battle's first).
+    pub war_card_ms: u32,
+    /// Milliseconds per shuffle of a won pile into a stack (`pile = two-pile`, `on_empty =
+    /// shuffle`).
+    pub shuffle_ms: u32,
+}
+
+impl TimeModel {
+    /// The longest a step may take: ten minutes.
+    pub const MAX_MS: u32 = 600_000;
+}
+
+impl Default for TimeModel {
+    fn default() -> TimeModel {
+        TimeModel {
+            battle_ms: 2_000,
+            war_card_ms: 1_000,
+            shuffle_ms: 15_000,
+        }
+    }
+}
+
 /// What a top-level key takes, as [`TOP_KEYS`] says.
 pub(crate) fn top_key(key: &str) -> &'static str {
     TOP_KEYS
@@ -208,6 +258,8 @@ pub struct Variant<R: RuleSet = Rules> {
     pub games: Option<u64>,
     /// A fixed deal the variant plays in every game instead of a shuffled one.
     pub deal: Option<R::Deal>,
+    /// What the runner records of what decides a game (the experiment's `[decides]`).
+    pub decides: DecidesSettings,
 }
 
 impl<R: RuleSet> Variant<R> {
@@ -247,6 +299,8 @@ pub struct Experiment<R: RuleSet = Rules> {
     pub published: Vec<Published>,
     /// The `[report]` table: how the report draws its figures.
     pub figures: FigureSettings,
+    /// The `[decides]` table: what the run records of what decides a game.
+    pub decides: DecidesSettings,
     /// `exact`: solve every variant (`true`), none (`false`), or those of small decks (unset).
     pub exact: Option<bool>,
 }

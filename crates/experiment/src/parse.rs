@@ -9,8 +9,8 @@ use warlab_engine::spec;
 
 use crate::sweep::Axis;
 use crate::{
-    Experiment, ExperimentError, FigureSettings, GAMES, MAX_GAMES, Overrides, RuleSet, TOP_KEYS,
-    Variant, check_name, fnv1a, line_col, top_key,
+    DecidesSettings, Experiment, ExperimentError, FigureSettings, GAMES, MAX_GAMES, Overrides,
+    RuleSet, TOP_KEYS, Variant, check_name, fnv1a, line_col, top_key,
 };
 
 /// Checks an option value written as a table of `KEY=N` pairs (`war_down = "J=1,Q=2"`): a
@@ -131,6 +131,7 @@ impl Parser<'_> {
         let mut variant_offset = 0;
         let mut figures = FigureSettings::default();
         let mut exact = None;
+        let mut decides = DecidesSettings::default();
 
         for (k, v) in doc.iter() {
             let key = k.get_ref().as_ref();
@@ -168,6 +169,14 @@ impl Parser<'_> {
                     named.extend(items.iter());
                 }
                 "report" => figures = self.figure_settings(v, key)?,
+                "decides" => {
+                    self.war_only::<R>(
+                        offset,
+                        key,
+                        "has no battles to follow; `decides` is for War games",
+                    )?;
+                    decides = self.decides_settings(v, key)?;
+                }
                 "exact" => {
                     self.war_only::<R>(
                         offset,
@@ -286,8 +295,12 @@ impl Parser<'_> {
             .enumerate()
             .map(|(i, p)| self.published::<R>(i, p, &variants))
             .collect::<Result<Vec<_>, _>>()?;
+        for v in &mut variants {
+            v.decides = decides;
+        }
         Ok(Experiment {
             exact,
+            decides,
             figures,
             published,
             file: self.path.to_path_buf(),
@@ -459,6 +472,64 @@ impl Parser<'_> {
         Ok(f)
     }
 
+    fn decides_settings(
+        &self,
+        v: &Value<'_>,
+        key: &str,
+    ) -> Result<DecidesSettings, ExperimentError> {
+        let mut d = DecidesSettings::default();
+        for (k, value) in self.table(v, key)?.iter() {
+            let name = k.get_ref().as_ref();
+            let full = format!("{key}.{name}");
+            let ms = || self.milliseconds(value, &full);
+            match name {
+                "position" => d.position = self.boolean(value, &full)?,
+                "battle_seconds" => d.time.battle_ms = ms()?,
+                "war_card_seconds" => d.time.war_card_ms = ms()?,
+                "shuffle_seconds" => d.time.shuffle_ms = ms()?,
+                _ => {
+                    return Err(self.error(
+                        k.span().start,
+                        Some(&full),
+                        "unknown key; allowed: position (true or false), battle_seconds, war_card_seconds, shuffle_seconds (seconds, 0 to 600, to the millisecond)",
+                    ));
+                }
+            }
+        }
+        Ok(d)
+    }
+
+    /// A duration in seconds (an integer or a decimal, 0 to 600, at most three decimals) as
+    /// whole milliseconds.
+    fn milliseconds(&self, v: &Value<'_>, key: &str) -> Result<u32, ExperimentError> {
+        let max = crate::TimeModel::MAX_MS;
+        let seconds = match v.get_ref() {
+            DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
+            DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
+            other => {
+                return Err(self.error(
+                    v.span().start,
+                    Some(key),
+                    format!("expected a number of seconds, found {}", kind(other)),
+                ));
+            }
+        };
+        let ms = seconds.map(|s| s * 1000.0);
+        match ms {
+            Some(ms) if (0.0..=f64::from(max)).contains(&ms) && (ms - ms.round()).abs() < 1e-6 => {
+                Ok(ms.round() as u32)
+            }
+            _ => Err(self.error(
+                v.span().start,
+                Some(key),
+                format!(
+                    "expected seconds from 0 to {} with at most three decimals",
+                    max / 1000
+                ),
+            )),
+        }
+    }
+
     pub(crate) fn boolean(&self, v: &Value<'_>, key: &str) -> Result<bool, ExperimentError> {
         match v.get_ref() {
             DeValue::Boolean(b) => Ok(*b),
@@ -596,5 +667,6 @@ pub(crate) fn make_variant<R: RuleSet>(
         settings,
         games: None,
         deal: None,
+        decides: DecidesSettings::default(),
     }
 }

@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use warlab_engine::{Engine, GameRecord, GameSeed, Rules};
 use warlab_experiment::{Experiment, RuleSet, Variant};
+use warlab_stats::decides::{Decides, TimeCounts, Watch};
 use warlab_stats::{Aggregate, BlockSums, running_block};
 
 /// A game the runner can play: War ([`Rules`]) or Casino War
@@ -195,6 +196,17 @@ pub fn play_chunk(
     // The variant's games, not the range's: every shard and slice cuts the same blocks.
     let block_games = running_block(variant.games.unwrap_or(total));
     aggregate.block_games = block_games;
+    let rules = &variant.rules;
+    // Following every battle plays the game through the reference loop with an observer;
+    // without it the fastest loop plays, and the hand is read from the deal afterwards.
+    let follow = variant.decides.position;
+    let time = variant.decides.time;
+    aggregate.decides = Decides::new(
+        rules,
+        follow,
+        TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
+    );
+    let mut watch = Watch::new(rules);
     let mut block = games.start / block_games;
     let mut sums = BlockSums::default();
     for g in games {
@@ -203,11 +215,23 @@ pub fn play_chunk(
             (block, sums) = (g / block_games, BlockSums::default());
         }
         let id = GameSeed::new(seed, variant.seed_id, g);
-        let record = match &variant.deal {
-            Some(deal) => engine.play_deal(deal, id),
-            None => engine.play(id),
+        let record = match (&variant.deal, follow) {
+            (Some(deal), false) => engine.play_deal(deal, id),
+            (Some(deal), true) => engine.play_deal_observed(deal, id, &mut watch),
+            (None, false) => engine.play(id),
+            (None, true) => engine.play_observed(id, &mut watch),
         };
         aggregate.add(g, &record);
+        let watched = follow.then_some(&watch);
+        match &variant.deal {
+            Some(deal) => {
+                let seat0 = deal.stacks()[0].iter().copied();
+                aggregate.decides.add(rules, seat0, &record, watched);
+            }
+            None => aggregate
+                .decides
+                .add(rules, engine.dealt(0), &record, watched),
+        }
         sums.add(&record);
         if rows {
             out.push(GameRow { game: g, record });

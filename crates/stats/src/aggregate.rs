@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use warlab_engine::{EndReason, GameRecord};
 
+use crate::decides::Decides;
+
 /// Exact histogram of non-negative integers: dense below 2^16, a map above (long
 /// capped games), so a run's memory does not grow with its number of games.
 #[derive(Clone, Debug, Default)]
@@ -265,6 +267,10 @@ pub struct Aggregate {
     /// ended games only where no game looped or was capped.
     #[serde(default)]
     pub unended: Option<Unended>,
+    /// What decides a game: the starting hand, and the position and time where they were
+    /// recorded. (Empty in files written before warlab counted them.)
+    #[serde(default)]
+    pub decides: Decides,
 }
 
 /// The games that did not end, by kind.
@@ -351,6 +357,7 @@ impl Default for Aggregate {
             block_games: BLOCK,
             blocks: BTreeMap::new(),
             unended: Some(Unended::default()),
+            decides: Decides::default(),
         }
     }
 }
@@ -508,6 +515,7 @@ impl Aggregate {
             *first = (*first).min(g);
         }
         merge_blocks(&mut self.blocks, &o.blocks);
+        self.decides.merge(&o.decides);
     }
 
     /// The ended games' counts (every game's, less the looping and capped ones) and the capped

@@ -6,6 +6,8 @@
 //!   the ended games' lengths apart from loops and caps;
 //! - [`casino`]: the same for Casino War sessions, with the money estimates and the exact
 //!   values they are set beside;
+//! - [`decides`]: what decides a game: the starting hand, the position during play (an
+//!   engine observer, [`decides::Watch`]), the time at a table; counts and their estimates;
 //! - [`summary`]: the estimates (means with CIs, quantiles, Wilson shares) of an aggregate, as
 //!   the summary table's cells;
 //! - [`compare`]: comparisons of two variants (Welch, Mann–Whitney, Kolmogorov–Smirnov, shares,
@@ -20,6 +22,7 @@
 pub mod aggregate;
 pub mod casino;
 pub mod compare;
+pub mod decides;
 pub mod files;
 pub mod summary;
 pub mod survival;

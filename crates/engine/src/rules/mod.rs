@@ -402,6 +402,12 @@ impl Rules {
         self.per_player
     }
 
+    /// Whether a won pile is shuffled before it becomes the stack (`pile = two-pile`,
+    /// `on_empty = shuffle`).
+    pub fn shuffles_won_piles(&self) -> bool {
+        self.two_pile == Some(OnEmpty::Shuffle)
+    }
+
     /// Cards in play: `players × cards_per_player`.
     pub fn cards_in_play(&self) -> usize {
         self.per_player * self.players
