@@ -159,17 +159,12 @@ impl Engine {
         self.run(&mut rng, obs)
     }
 
-    /// The cards dealt to seat `p` in the last game [`Engine::play`] (or
-    /// [`Engine::play_observed`]) played, in the order they were dealt; nothing is copied or
-    /// kept for it, so reading the deal costs the game nothing. (After an explicit deal, read
-    /// the [`Deal`] instead.)
-    pub fn dealt(&self, p: usize) -> impl Iterator<Item = u8> + '_ {
-        let np = self.rules.players;
-        self.deck[..self.rules.per_player * np]
-            .iter()
-            .skip(p)
-            .step_by(np)
-            .copied()
+    /// The cards dealt in the last game [`Engine::play`] (or [`Engine::play_observed`])
+    /// played, in the order they were dealt: card `i` went to seat `i mod players`. Nothing is
+    /// copied or kept for it, so reading the deal costs the game nothing. (After an explicit
+    /// deal, read the [`Deal`] instead.)
+    pub fn dealt(&self) -> &[u8] {
+        &self.deck[..self.rules.per_player * self.rules.players]
     }
 
     /// Plays an explicit deal. `id` seeds whatever is random during play (shuffled pick-ups).

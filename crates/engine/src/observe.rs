@@ -10,6 +10,7 @@ pub(crate) trait Seen {
     fn stack(&self, p: usize) -> Vec<u8>;
     fn pile(&self, p: usize) -> Vec<u8>;
     fn pile_len(&self, p: usize) -> usize;
+    fn shuffles(&self) -> u64;
     fn hand(&self, p: usize) -> &[u8];
     fn in_game(&self) -> u8;
 }
@@ -44,6 +45,11 @@ impl View<'_> {
     /// copying them.
     pub fn pile_len(&self, p: usize) -> usize {
         self.seen.pile_len(p)
+    }
+
+    /// Won piles shuffled into a stack so far this game (`on_empty = shuffle`), every seat's.
+    pub fn shuffles(&self) -> u64 {
+        self.seen.shuffles()
     }
 
     /// Cards in player `p`'s hand (hand-of-N rules).

@@ -43,6 +43,8 @@ pub(crate) struct Seats {
     pile_feeds: bool,
     pile_shuffles: bool,
     two_pile: bool,
+    /// Won piles shuffled into a stack since the game was loaded (not part of the state).
+    shuffles: u64,
 }
 
 impl Seats {
@@ -67,6 +69,7 @@ impl Seats {
             pile_feeds: matches!(r.two_pile, Some(OnEmpty::TurnOver | OnEmpty::Shuffle)),
             pile_shuffles: r.two_pile == Some(OnEmpty::Shuffle),
             two_pile: r.two_pile.is_some(),
+            shuffles: 0,
         }
     }
 
@@ -94,6 +97,7 @@ impl Seats {
         self.hand_len = st.hand_len;
         self.in_game = st.in_game;
         self.wars_won = st.wars_won;
+        self.shuffles = st.shuffles;
     }
 
     #[inline(always)]
@@ -181,6 +185,7 @@ impl Seats {
         self.l[p] = self.m[p];
         self.m[p] = 0;
         if self.pile_shuffles {
+            self.shuffles += 1;
             let (start, len) = (self.index(p, self.h[p]), self.l[p]);
             let end = p * self.cap + self.cap;
             if start + len <= end {
@@ -345,6 +350,9 @@ impl Seen for Seats {
     }
     fn pile_len(&self, p: usize) -> usize {
         self.m[p]
+    }
+    fn shuffles(&self) -> u64 {
+        self.shuffles
     }
     fn hand(&self, p: usize) -> &[u8] {
         &self.hands[p][..usize::from(self.hand_len[p])]

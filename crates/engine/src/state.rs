@@ -43,6 +43,9 @@ pub(crate) struct State {
     pub in_game: u8,
     /// Wars won per seat; counted (and so part of the state) only under `wars_to_win`.
     pub wars_won: [u32; MAX_PLAYERS],
+    /// Won piles shuffled into a stack this game: not part of the state (never compared or
+    /// copied), a count for observers.
+    pub shuffles: u64,
 }
 
 impl State {
@@ -58,6 +61,7 @@ impl State {
             hand_len: [0; MAX_PLAYERS],
             in_game: 0,
             wars_won: [0; MAX_PLAYERS],
+            shuffles: 0,
         }
     }
 
@@ -67,6 +71,7 @@ impl State {
         self.hand_len = [0; MAX_PLAYERS];
         self.in_game = 0;
         self.wars_won = [0; MAX_PLAYERS];
+        self.shuffles = 0;
     }
 
     pub fn copy_from(&mut self, o: &State) {
@@ -249,6 +254,7 @@ impl Holdings for State {
             std::mem::swap(&mut self.stacks[p], &mut self.piles[p]);
             if r.two_pile == Some(OnEmpty::Shuffle) {
                 rng.shuffle(self.stacks[p].make_contiguous());
+                self.shuffles += 1;
             }
         }
         self.stacks[p].pop_front()
@@ -305,6 +311,9 @@ impl Seen for State {
     }
     fn pile_len(&self, p: usize) -> usize {
         self.piles[p].len()
+    }
+    fn shuffles(&self) -> u64 {
+        self.shuffles
     }
     fn hand(&self, p: usize) -> &[u8] {
         &self.hands[p][..usize::from(self.hand_len[p])]

@@ -505,3 +505,47 @@ fn report_table_sets_the_figures_and_names_bad_keys_and_values() {
     let e = error(&format!("{HEAD}report = 3\n"));
     assert!(e.to_string().contains("expected a table"), "{e}");
 }
+
+#[test]
+fn decides_table_sets_position_and_the_time_model_and_names_bad_values() {
+    use warlab_experiment::{DecidesSettings, TimeModel};
+    let e = parse(&format!(
+        "{HEAD}[decides]\nposition = true\nbattle_seconds = 2.5\nwar_card_seconds = 1\nshuffle_seconds = 0.125\n\
+         [sweep]\nwar_down = [1, 3]\n"
+    ))
+    .unwrap();
+    let want = DecidesSettings {
+        position: true,
+        time: TimeModel {
+            battle_ms: 2500,
+            war_card_ms: 1000,
+            shuffle_ms: 125,
+        },
+    };
+    assert_eq!(e.decides, want);
+    // Every variant carries the experiment's settings to the runner.
+    assert!(e.variants.iter().all(|v| v.decides == want));
+    assert_eq!(parse(HEAD).unwrap().decides, DecidesSettings::default());
+    assert_eq!(TimeModel::default().battle_ms, 2000);
+
+    let e = error(&format!("{HEAD}[decides]\npositon = true\n"));
+    assert_eq!((e.line, e.key.as_deref()), (4, Some("decides.positon")));
+    assert!(
+        e.message.contains("unknown key") && e.message.contains("battle_seconds"),
+        "{e}"
+    );
+    for bad in ["-1", "601", "0.0005", "\"2\""] {
+        let e = error(&format!("{HEAD}[decides]\nbattle_seconds = {bad}\n"));
+        assert_eq!(e.key.as_deref(), Some("decides.battle_seconds"), "{bad}");
+        assert!(e.message.contains("seconds"), "{bad}: {e}");
+    }
+    let e = error(&format!("{HEAD}[decides]\nposition = 1\n"));
+    assert!(e.message.contains("true or false"), "{e}");
+    // Casino War has no battles to follow.
+    let e = warlab_experiment::AnyExperiment::parse(
+        Path::new("c.toml"),
+        &format!("game = \"casino-war\"\n{HEAD}[decides]\nposition = true\n"),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("War games"), "{e}");
+}

@@ -19,6 +19,7 @@
 mod canvas;
 mod casino;
 mod compare;
+mod decides;
 mod exact;
 mod format;
 mod input;

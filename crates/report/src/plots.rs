@@ -15,6 +15,7 @@ use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use warlab_stats::compare::PowerLaw;
 
@@ -1222,6 +1223,99 @@ impl Plot for StackedShares {
                         .map_err(err)?;
                 }
                 left = right;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A grid of shares, one cell per (column, row), coloured from blue (0) through white (½) to
+/// red (1), each cell labelled with its share and its count of games.
+pub struct HeatMap {
+    /// The figure's title.
+    pub title: String,
+    /// The x-axis's description and its columns' labels, left to right.
+    pub x_desc: String,
+    /// Column labels.
+    pub columns: Vec<String>,
+    /// The y-axis's description.
+    pub y_desc: String,
+    /// Row labels, bottom to top.
+    pub rows: Vec<String>,
+    /// `cells[column][row]`: `(share, games)`; `None` leaves the cell blank (too few games).
+    pub cells: Vec<Vec<Option<(f64, u64)>>>,
+}
+
+/// The heat map's colour of a share: blue at 0, white at ½, red at 1.
+fn diverging(p: f64) -> RGBColor {
+    let p = p.clamp(0.0, 1.0);
+    let (blue, red) = ((33.0, 102.0, 172.0), (178.0, 24.0, 43.0));
+    let mix = |a: f64, t: f64| (255.0 + (a - 255.0) * t).round() as u8;
+    let (c, t) = if p < 0.5 {
+        (blue, 1.0 - 2.0 * p)
+    } else {
+        (red, 2.0 * p - 1.0)
+    };
+    RGBColor(mix(c.0, t), mix(c.1, t), mix(c.2, t))
+}
+
+impl Plot for HeatMap {
+    fn size(&self, look: &Look) -> (u32, u32) {
+        // Tall enough for two lines of text in every row.
+        let h = (self.rows.len() as u32 * 34 + 140).max(look.height);
+        (look.width, h)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let root = root.titled(&self.title, TITLE).map_err(err)?;
+        let (nc, nr) = (self.columns.len().max(1), self.rows.len().max(1));
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(50)
+            .y_label_area_size(90)
+            .build_cartesian_2d(-0.5..(nc as f64 - 0.5), -0.5..(nr as f64 - 0.5))
+            .map_err(err)?;
+        let label = |names: &[String], v: f64| {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                names[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .x_labels(nc)
+            .y_labels(nr)
+            .x_label_formatter(&|v| label(&self.columns, *v))
+            .y_label_formatter(&|v| label(&self.rows, *v))
+            .x_label_style((FONT, 14))
+            .y_label_style((FONT, 13))
+            .disable_mesh()
+            .draw()
+            .map_err(err)?;
+        for (c, column) in self.cells.iter().enumerate() {
+            for (r, cell) in column.iter().enumerate() {
+                let Some((p, n)) = *cell else { continue };
+                let (x, y) = (c as f64, r as f64);
+                chart
+                    .draw_series([Rectangle::new(
+                        [(x - 0.48, y - 0.48), (x + 0.48, y + 0.48)],
+                        diverging(p).filled(),
+                    )])
+                    .map_err(err)?;
+                let ink = if (p - 0.5).abs() > 0.3 { WHITE } else { BLACK };
+                let style = TextStyle::from((FONT, 11).into_font())
+                    .color(&ink)
+                    .pos(Pos::new(HPos::Center, VPos::Center));
+                chart
+                    .draw_series([
+                        Text::new(format!("{:.0} %", 100.0 * p), (x, y + 0.17), style.clone()),
+                        Text::new(format!("n={n}"), (x, y - 0.2), style),
+                    ])
+                    .map_err(err)?;
             }
         }
         Ok(())

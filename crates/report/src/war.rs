@@ -67,6 +67,7 @@ pub(crate) fn write_report(
 
     lengths_table(&mut md, rows);
     crate::exact::section(&mut md, dir, exp, rows)?;
+    crate::decides::section(&mut md, dir, exp, rows)?;
     let all: Vec<&Row> = rows.iter().collect();
     let note = unended_note(&all);
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use warlab_engine::{Engine, GameSeed, Rules};
 use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
+use warlab_stats::decides::{Decides, TimeCounts, Watch};
 use warlab_stats::files::{AggregatesFile, Manifest, ManifestVariant, NamedAggregate};
 use warlab_stats::{Aggregate, BlockSums, running_block};
 
@@ -24,19 +25,41 @@ fn play(variant: &Variant<Rules>, seed: u64, games: u64) -> Aggregate {
     // The runner's blocks: the same size for every part of the variant's games.
     let size = running_block(games.end - games.start);
     for block in games.start / size..games.end.div_ceil(size) {
+        let (follow, t) = (variant.decides.position, variant.decides.time);
         let mut a = Aggregate {
             block_games: size,
+            decides: Decides::new(
+                &variant.rules,
+                follow,
+                TimeCounts::new(t.battle_ms, t.war_card_ms, t.shuffle_ms),
+            ),
             ..Aggregate::default()
         };
+        let mut watch = Watch::default();
         let mut sums = BlockSums::default();
         for g in (block * size).max(games.start)..((block + 1) * size).min(games.end) {
             let id = GameSeed::new(seed, variant.seed_id, g);
-            let record = match &variant.deal {
-                Some(deal) => engine.play_deal(deal, id),
-                None => engine.play(id),
+            let record = match (&variant.deal, follow) {
+                (Some(deal), false) => engine.play_deal(deal, id),
+                (Some(deal), true) => engine.play_deal_observed(deal, id, &mut watch),
+                (None, false) => engine.play(id),
+                (None, true) => engine.play_observed(id, &mut watch),
             };
             a.add(g, &record);
             sums.add(&record);
+            let watched = follow.then_some(&watch);
+            match &variant.deal {
+                Some(deal) => {
+                    let seat0 = (&deal.stacks()[0][..], 1);
+                    a.decides.add(&variant.rules, seat0, &record, watched);
+                }
+                None => a.decides.add(
+                    &variant.rules,
+                    (engine.dealt(), variant.rules.players()),
+                    &record,
+                    watched,
+                ),
+            }
         }
         a.seal(block, &sums);
         total.merge(&a);
@@ -453,4 +476,63 @@ fn small_decks_get_their_exact_values_beside_the_simulated_ones() {
     let out = build(&data, &dir.join("reports")).unwrap();
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(!md.contains("## Exact values"), "{md}");
+}
+
+#[test]
+fn what_decides_a_game_is_answered_with_intervals() {
+    let on = scratch("decides");
+    let text = "name = \"wd\"\ngames = 3000\nseed = 3\n[decides]\nposition = true\n\
+                [[variant]]\nname = \"classic\"\n[[variant]]\nname = \"seat-order\"\npickup = \"seat\"\n\
+                [[variant]]\nname = \"three\"\nplayers = 3\n";
+    let data = data_folder(&on, text);
+    let out = build(&data, &on.join("reports")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for want in [
+        "## What decides a game",
+        "### The starting hand",
+        "one more `A`: logistic fit",
+        "log-odds +",
+        "per decile of hand strength",
+        "What one card of each value is worth",
+        "### The position during play",
+        "call it at 95 %",
+        "(two players only)",
+        "The last lead change of the games with a winner",
+        "### How long a game takes",
+        "half take more than (95 % CI)",
+        "Half of all `classic` games take more than",
+    ] {
+        assert!(md.contains(want), "report.md lacks {want}");
+    }
+    for stem in [
+        "decides-aces",
+        "decides-values",
+        "decides-position-classic",
+        "decides-position-three",
+        "decides-call-it-classic",
+        "decides-minutes",
+    ] {
+        assert!(out.join(format!("{stem}.png")).exists(), "{stem}.png");
+        assert!(
+            md.contains(&format!("({stem}.png)")),
+            "report.md embeds {stem}"
+        );
+    }
+    // Three players have no seat-against-seat lead.
+    assert!(!out.join("decides-call-it-three.png").exists());
+
+    // Without `position`, the section says how to ask for it, and the time is there only
+    // where the record gives it (not for three players).
+    let dir = scratch("decides-off");
+    let data = data_folder(&dir, &text.replace("position = true", "position = false"));
+    let out = build(&data, &dir.join("reports")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("add `[decides]` with `position = true`"),
+        "{md}"
+    );
+    assert!(md.contains("No time for `three`"), "{md}");
+    assert!(!md.contains("### The position during play"));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&on).ok();
 }

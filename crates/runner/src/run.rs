@@ -206,7 +206,7 @@ pub fn play_chunk(
         follow,
         TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
     );
-    let mut watch = Watch::new(rules);
+    let mut watch = Watch::default();
     let mut block = games.start / block_games;
     let mut sums = BlockSums::default();
     for g in games {
@@ -225,12 +225,13 @@ pub fn play_chunk(
         let watched = follow.then_some(&watch);
         match &variant.deal {
             Some(deal) => {
-                let seat0 = deal.stacks()[0].iter().copied();
+                let seat0 = (&deal.stacks()[0][..], 1);
                 aggregate.decides.add(rules, seat0, &record, watched);
             }
-            None => aggregate
-                .decides
-                .add(rules, engine.dealt(0), &record, watched),
+            None => {
+                let dealt = (engine.dealt(), rules.players());
+                aggregate.decides.add(rules, dealt, &record, watched);
+            }
         }
         sums.add(&record);
         if rows {

@@ -22,7 +22,7 @@ use crate::aggregate::Hist;
 use crate::summary::{Cell, mean_estimate, metric, share, t975};
 
 /// A 128-bit integer kept as a decimal string in JSON (JSON numbers stop at 64 bits).
-mod wide {
+pub(crate) mod wide {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer, T: ToString>(v: &T, s: S) -> Result<S::Ok, S::Error> {

@@ -36,7 +36,9 @@ pub struct Outcomes {
     pub ended: u64,
     /// Σ battles of the ended games.
     pub length_sum: u64,
-    /// Σ battles² of the ended games.
+    /// Σ battles² of the ended games (a decimal string in JSON, whose numbers stop at 64
+    /// bits).
+    #[serde(with = "crate::casino::wide")]
     pub length_sq: u128,
 }
 
@@ -96,11 +98,18 @@ fn merge_vec<T: Clone + Default>(into: &mut Vec<T>, from: &[T], add: impl Fn(&mu
     }
 }
 
+/// `v[i]`, growing `v` to hold it: a class seen for the first time.
+#[inline]
 fn slot<T: Default + Clone>(v: &mut Vec<T>, i: usize) -> &mut T {
     if v.len() <= i {
-        v.resize(i + 1, T::default());
+        grow(v, i + 1);
     }
     &mut v[i]
+}
+
+#[cold]
+fn grow<T: Default + Clone>(v: &mut Vec<T>, len: usize) {
+    v.resize(len, T::default());
 }
 
 /// Seat 0's starting hand against the game's outcome.
@@ -117,11 +126,12 @@ pub struct HandCounts {
 }
 
 impl HandCounts {
-    /// Counts one game from seat 0's dealt cards.
-    pub fn add(&mut self, values: usize, seat0: impl Iterator<Item = u8>, r: &GameRecord) {
+    /// Counts one game from seat 0's dealt cards: every `step`-th card of `dealt` from the
+    /// first.
+    pub fn add(&mut self, values: usize, dealt: &[u8], step: usize, r: &GameRecord) {
         let mut count = [0u16; 256];
         let mut sum = 0usize;
-        for c in seat0 {
+        for &c in dealt.iter().step_by(step) {
             count[usize::from(c)] += 1;
             sum += usize::from(c);
         }
@@ -210,8 +220,8 @@ impl PositionCounts {
         self.cards = self.cards.max(o.cards);
         merge_vec(&mut self.at, &o.at, |a, b| {
             merge_vec(a, b, |x, y| {
-                for j in 0..3 {
-                    x[j] += y[j];
+                for (xj, yj) in x.iter_mut().zip(y) {
+                    *xj += yj;
                 }
             })
         });
@@ -222,15 +232,12 @@ impl PositionCounts {
         self.last_change.merge(&o.last_change);
     }
 
-    /// "Call it" after battle [`CHECKPOINTS`]`[i]` (two players): the smallest lead `d` (seat
-    /// against seat, in cards) such that among the games in which a seat led by `d` or more,
-    /// and among those with every larger lead, the leader went on to win at least `target` of
-    /// the time. Games that never ended count as not won. `None` when no lead reaches the
-    /// target with at least `min_games` games behind it.
-    pub fn call_it(&self, i: usize, target: f64, min_games: u64) -> Option<CallIt> {
+    /// After battle [`CHECKPOINTS`]`[i]` (two players): `[d]` = `[games in which a seat led by
+    /// d cards, of them won by the leader]`, from both seats' side (a game with no lead, `d =
+    /// 0`, is left out). `None` past the checkpoints.
+    pub fn by_lead(&self, i: usize) -> Option<Vec<[u64; 2]>> {
         let row = self.at.get(i)?;
         let total = i64::from(self.cards);
-        // By lead d = |2k − total|: games and the leader's wins, from both seats' side.
         let mut by_lead = vec![[0u64; 2]; self.cards as usize + 1];
         for (k, cell) in row.iter().enumerate() {
             let d = 2 * k as i64 - total;
@@ -242,6 +249,16 @@ impl PositionCounts {
             e[0] += cell[0];
             e[1] += leader_wins;
         }
+        Some(by_lead)
+    }
+
+    /// "Call it" after battle [`CHECKPOINTS`]`[i]` (two players): the smallest lead `d` (seat
+    /// against seat, in cards) such that among the games in which a seat led by `d` or more,
+    /// and among those with every larger lead, the leader went on to win at least `target` of
+    /// the time. Games that never ended count as not won. `None` when no lead reaches the
+    /// target with at least `min_games` games behind it.
+    pub fn call_it(&self, i: usize, target: f64, min_games: u64) -> Option<CallIt> {
+        let by_lead = self.by_lead(i)?;
         // Pooled from the largest lead down; the answer is the last lead before the pooled
         // share first falls short.
         let (mut games, mut wins) = (0u64, 0u64);
@@ -423,16 +440,17 @@ impl Decides {
         rules.players() == 2 && !rules.options().prize && !rules.shuffles_won_piles()
     }
 
-    /// Counts one game of `rules`: seat 0's dealt cards, its record, and the [`Watch`] that
-    /// followed it (when the position is counted).
+    /// Counts one game of `rules`: the cards dealt (seat 0's are every `step`-th from the
+    /// first: the engine's deal has a step of the players, an explicit deal's first stack
+    /// one), its record, and the [`Watch`] that followed it (when the position is counted).
     pub fn add(
         &mut self,
         rules: &Rules,
-        seat0: impl Iterator<Item = u8>,
+        (dealt, step): (&[u8], usize),
         r: &GameRecord,
         watch: Option<&Watch>,
     ) {
-        self.hand.add(rules.cards().values(), seat0, r);
+        self.hand.add(rules.cards().values(), dealt, step, r);
         if let (Some(p), Some(w)) = (&mut self.position, watch) {
             p.add(r, w);
         }
@@ -463,10 +481,10 @@ fn merge_option<T: Clone>(into: &mut Option<T>, from: &Option<T>, add: impl Fn(&
 
 /// Follows a game battle by battle (an engine [`Observer`]): seat 0's cards after every
 /// battle, who led and who trailed when, the war cards and the shuffles of won piles.
-/// Allocates only while its history grows past the longest game it has followed.
+/// Allocates only while its history grows past the longest game it has followed. One watch
+/// follows any number of games, one after the other (`Watch::default()` to start).
 #[derive(Clone, Debug, Default)]
 pub struct Watch {
-    shuffling: bool,
     battle: u64,
     /// Seat 0's cards after each battle, `[0]` as dealt.
     seat0: Vec<u16>,
@@ -479,18 +497,9 @@ pub struct Watch {
     pub war_cards: u64,
     /// Won piles shuffled into a stack.
     pub shuffles: u64,
-    piles: [usize; 4],
 }
 
 impl Watch {
-    /// A watch for games of `rules`.
-    pub fn new(rules: &Rules) -> Watch {
-        Watch {
-            shuffling: rules.shuffles_won_piles(),
-            ..Watch::default()
-        }
-    }
-
     /// Seat 0's cards after battle `t` of the game `r` this watch followed: `None` if the game
     /// ended before it. A looping game is periodic from its loop's start, so its later
     /// positions are read from one turn of the loop.
@@ -518,8 +527,8 @@ impl Watch {
                 leader = None;
             }
         }
-        for p in 0..view.players() {
-            if view.in_game(p) && cards[p] < most {
+        for (p, &c) in cards.iter().enumerate().take(view.players()) {
+            if view.in_game(p) && c < most {
                 self.last_trail[p] = self.battle;
             }
         }
@@ -535,17 +544,13 @@ impl Watch {
 
 impl Observer for Watch {
     fn game_start(&mut self, view: &View<'_>) {
-        let shuffling = self.shuffling;
-        let seat0 = std::mem::take(&mut self.seat0);
+        // A fresh watch that keeps its history's allocation.
+        let mut seat0 = std::mem::take(&mut self.seat0);
+        seat0.clear();
         *self = Watch {
-            shuffling,
             seat0,
             ..Watch::default()
         };
-        self.seat0.clear();
-        for p in 0..view.players() {
-            self.piles[p] = view.pile_len(p);
-        }
         self.note(view);
     }
 
@@ -561,19 +566,8 @@ impl Observer for Watch {
         self.war_cards += count as u64;
     }
 
-    fn battle_end(&mut self, winner: Option<usize>, pot: usize, view: &View<'_>) {
-        if self.shuffling {
-            // A won pile only shrinks when it becomes the stack (at most once a battle: won
-            // cards join it only when the battle is over).
-            for p in 0..view.players() {
-                let now = view.pile_len(p);
-                let gained = if winner == Some(p) { pot } else { 0 };
-                if view.in_game(p) && now < self.piles[p] + gained {
-                    self.shuffles += 1;
-                }
-                self.piles[p] = now;
-            }
-        }
+    fn battle_end(&mut self, _winner: Option<usize>, _pot: usize, view: &View<'_>) {
+        self.shuffles = view.shuffles();
         self.note(view);
     }
 }
