@@ -86,11 +86,18 @@ pub(crate) fn section(
     Ok(())
 }
 
-/// The label of the strongest card value of a row's deck ("A" for French decks).
+/// The strongest cards `by_top` counts in a row's deck, as labels: "A" for a French deck,
+/// "JK/A" for one with two jokers.
 fn top_label(exp: &Experiment, row: &Row) -> String {
+    let k = row.agg.decides.hand.top_values.max(1) as usize;
     exp.variant(&row.name).map_or("top".into(), |v| {
         let cards = v.rules.cards();
-        cards.label((cards.values() - 1) as u8).to_string()
+        let n = cards.values();
+        (n.saturating_sub(k)..n)
+            .rev()
+            .map(|value| cards.label(value as u8).to_string())
+            .collect::<Vec<_>>()
+            .join("/")
     })
 }
 
@@ -135,7 +142,23 @@ fn slope_words(f: &Logistic, unit: &str) -> String {
 
 fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Result<()> {
     md.push_str("### The starting hand\n\n");
-    let top = top_label(exp, rows[0]);
+    // One label for the table when every deck's strongest cards are the same.
+    let labels: Vec<String> = rows.iter().map(|r| top_label(exp, r)).collect();
+    let top = if labels.iter().all(|l| *l == labels[0]) {
+        labels[0].clone()
+    } else {
+        let each: Vec<String> = rows
+            .iter()
+            .zip(&labels)
+            .map(|(r, l)| format!("`{}`: {l}", r.name))
+            .collect();
+        let _ = writeln!(
+            md,
+            "The decks differ, so do their strongest cards ({}).\n",
+            each.join("; ")
+        );
+        "top".into()
+    };
     let most = rows
         .iter()
         .map(|r| r.agg.decides.hand.by_top.len())
@@ -144,7 +167,8 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
     let _ = write!(
         md,
         "P(seat 0 wins) and the mean length of the games that ended (battles, 95 % CI), by the \
-         number of the strongest cards (`{top}`) seat 0 was dealt.\n\n| variant |"
+         number of the strongest cards (`{top}`: the fewest of the strongest values that make \
+         up four cards or more) seat 0 was dealt.\n\n| variant |"
     );
     for a in 0..most {
         let _ = write!(md, " {a} × {top} |");
@@ -215,14 +239,24 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         "Hand strength is the sum of seat 0's card values, counting the weakest value 0, the \
          next 1, and so on. The deciles split the games into ten groups of about equal size \
          by strength (a decile is a range of sums; ties at its edge stay together).\n\n\
-         | variant | P(seat 0 wins) per decile of hand strength, weakest first (range of sums) | logistic fit on strength |\n|---|---|---|\n",
+         | variant | P(seat 0 wins) (95 % CI) and the mean length of the ended games per decile of hand strength, weakest first (range of sums) | logistic fit on strength |\n|---|---|---|\n",
     );
     for r in rows {
         let h = &r.agg.decides.hand;
         let deciles = deciles(&h.by_sum);
         let cells: Vec<String> = deciles
             .iter()
-            .map(|d| format!("{}–{}: {}", d.0, d.1, share_cell(d.2.wins, d.2.games)))
+            .map(|d| {
+                let length =
+                    d.2.mean_length()
+                        .map_or(String::new(), |(m, _)| format!(", length {m:.0}"));
+                format!(
+                    "{}–{}: {}{length}",
+                    d.0,
+                    d.1,
+                    share_cell(d.2.wins, d.2.games)
+                )
+            })
             .collect();
         let fit = logistic(&outcome_groups(&h.by_sum));
         let _ = writeln!(
@@ -237,6 +271,18 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
 
     // What each card value is worth: the logistic slope per card of that value.
     let mut series: Vec<IntervalSeries> = Vec::new();
+    let axis = exp.variant(&rows[0].name).map_or_else(
+        || "card value (0 = the weakest)".to_string(),
+        |v| {
+            let cards = v.rules.cards();
+            let last = cards.values() - 1;
+            format!(
+                "card value (0 = {}, …, {last} = {})",
+                cards.label(0),
+                cards.label(last as u8)
+            )
+        },
+    );
     md.push_str(
         "What one card of each value is worth: the logistic slope of seat 0's win on how many \
          cards of that value it was dealt, fitted value by value (the other values vary as \
@@ -276,7 +322,7 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         "decides-values",
         &AxisMeans {
             title: format!("{}: what one card of each value is worth", exp.name),
-            axis: "card value (0 = the weakest)".into(),
+            axis,
             y_desc: "log-odds of seat 0 winning per card, 95 % CI".into(),
             series,
             fits: Vec::new(),
@@ -386,7 +432,7 @@ fn position(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) ->
             );
         }
         md.push('\n');
-        last_change(md, p);
+        last_change(md, r, p);
         heat_map(md, figs, exp, r, p)?;
         if two {
             call_it_figure(md, figs, r, p)?;
@@ -453,7 +499,17 @@ fn call_it_figure(md: &mut String, figs: &Figures, r: &Row, p: &PositionCounts) 
     )
 }
 
-fn last_change(md: &mut String, p: &PositionCounts) {
+fn last_change(md: &mut String, r: &Row, p: &PositionCounts) {
+    if let Some(m) = warlab_stats::mean_estimate(&r.agg.lead_changes) {
+        let _ = writeln!(
+            md,
+            "Lead changes per game (every game as recorded, a loop up to its first repeat): \
+             mean {:.2} (95 % CI {}), median {}.\n",
+            m.mean,
+            fmt_ci(m.ci, 2),
+            r.agg.lead_changes.quantile(0.5).unwrap_or(0)
+        );
+    }
     let h = &p.last_change;
     if h.count() == 0 {
         return;
@@ -602,11 +658,11 @@ fn time(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         figs,
         "decides-minutes",
         &Survival {
-            title: format!("{}: P(a game takes longer than m minutes)", exp.name),
-            unit: "minutes at a table".into(),
+            title: format!("{}: P(a game takes longer than n minutes)", exp.name),
+            unit: "minutes".into(),
             series: curves,
         },
-        "The share of games that take longer than m minutes under the time model, log y-axis; \
+        "The share of games that take longer than n minutes under the time model, log y-axis; \
          a curve levels off (dashed) at the share of games that never end.",
     )
 }

@@ -487,7 +487,7 @@ impl Survival {
             .x_labels(x_ticks(&plot))
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| prob_tick(*v))
-            .y_desc("P(length > n), log scale")
+            .y_desc(format!("P(longer than n {}), log scale", self.unit))
             .label_style((FONT, 14))
             .light_line_style(WHITE)
             .draw()
@@ -766,8 +766,12 @@ impl Plot for AxisMeans {
                 .map_err(err)?;
             draw_means(&mut chart, self, (x0, x1))?;
         } else {
+            // From zero, or a little below the lowest point when some are negative.
+            let span = (y1 - y0).abs().max(1e-9);
+            let lo = if y0 < 0.0 { y0 - 0.05 * span } else { 0.0 };
+            let hi = if y1 > 0.0 { y1 * 1.1 } else { 0.05 * span };
             let mut chart = c
-                .build_cartesian_2d(x0 - pad..x1 + pad, (y0 * 0.9).min(0.0)..y1 * 1.1)
+                .build_cartesian_2d(x0 - pad..x1 + pad, lo..hi)
                 .map_err(err)?;
             chart
                 .configure_mesh()

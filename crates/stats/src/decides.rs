@@ -4,7 +4,7 @@
 //! Like every aggregate these are exact integer counts, so shards and slices merge into the
 //! bytes of one run. Three parts:
 //! - [`HandCounts`], from the deal alone (read after the game, costing it nothing): seat 0's
-//!   games by its count of the strongest value (the aces), by the sum of its card values, and
+//!   games by its count of the strongest cards (the aces), by the sum of its card values, and
 //!   by its count of every value;
 //! - [`PositionCounts`], from an observer of every battle ([`Watch`]): seat 0's cards after
 //!   the battles of [`CHECKPOINTS`] against who won, whether the winner trailed after each,
@@ -115,8 +115,13 @@ fn grow<T: Default + Clone>(v: &mut Vec<T>, len: usize) {
 /// Seat 0's starting hand against the game's outcome.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandCounts {
-    /// `[a]`: the games in which seat 0 was dealt `a` cards of the strongest value (the aces of
-    /// French decks under the usual ranking; the jokers when there are jokers).
+    /// How many of the strongest values `by_top` counts: the fewest that make up at least
+    /// four cards of the deck (1 for a French deck's aces; the jokers and the aces of a deck
+    /// with two jokers; the four highest ranks of a one-suit deck). 0 is read as 1.
+    #[serde(default)]
+    pub top_values: u32,
+    /// `[a]`: the games in which seat 0 was dealt `a` cards of the `top_values` strongest
+    /// values (the aces of a French deck).
     pub by_top: Vec<Outcomes>,
     /// `[s]`: the games in which seat 0's card values (0 = the weakest value) sum to `s`.
     pub by_sum: Vec<Outcomes>,
@@ -135,8 +140,9 @@ impl HandCounts {
             count[usize::from(c)] += 1;
             sum += usize::from(c);
         }
-        let top = values.saturating_sub(1);
-        slot(&mut self.by_top, usize::from(count[top])).add(r);
+        let k = (self.top_values.max(1) as usize).min(values);
+        let top: u16 = count[values - k..values].iter().sum();
+        slot(&mut self.by_top, usize::from(top)).add(r);
         slot(&mut self.by_sum, sum).add(r);
         if self.by_value.len() < values {
             self.by_value.resize(values, Vec::new());
@@ -149,7 +155,23 @@ impl HandCounts {
         }
     }
 
+    /// The fewest strongest values of `rules`' deck that make up at least four cards.
+    pub fn top_values_of(rules: &Rules) -> u32 {
+        let deck = rules.cards().fresh_deck();
+        let values = rules.cards().values();
+        let (mut k, mut cards) = (0, 0);
+        while cards < 4 && k < values {
+            k += 1;
+            cards += deck
+                .iter()
+                .filter(|&&c| usize::from(c) == values - k)
+                .count();
+        }
+        k.max(1) as u32
+    }
+
     fn merge(&mut self, o: &HandCounts) {
+        self.top_values = self.top_values.max(o.top_values);
         merge_vec(&mut self.by_top, &o.by_top, Outcomes::merge);
         merge_vec(&mut self.by_sum, &o.by_sum, Outcomes::merge);
         merge_vec(&mut self.by_value, &o.by_value, |a, b| {
@@ -427,7 +449,10 @@ impl Decides {
     /// under `time` where it can be known.
     pub fn new(rules: &Rules, follow: bool, time: TimeCounts) -> Decides {
         Decides {
-            hand: HandCounts::default(),
+            hand: HandCounts {
+                top_values: HandCounts::top_values_of(rules),
+                ..HandCounts::default()
+            },
             position: follow.then(|| PositionCounts::new(rules.cards_in_play())),
             time: (follow || Decides::time_from_record(rules)).then_some(time),
         }
@@ -663,6 +688,21 @@ mod tests {
         assert!(logistic(&groups[..1]).is_none());
         // Separated groups have no finite fit.
         assert!(logistic(&[(0.0, 10, 0), (1.0, 10, 10)]).is_none());
+    }
+
+    #[test]
+    fn the_strongest_cards_are_at_least_four() {
+        let of = |pairs: &[(&str, &str)]| {
+            HandCounts::top_values_of(&Rules::from_pairs(pairs.iter().copied()).unwrap())
+        };
+        assert_eq!(of(&[]), 1);
+        assert_eq!(of(&[("deck", "jokers54")]), 2);
+        assert_eq!(of(&[("decks", "2")]), 1);
+        assert_eq!(
+            of(&[("deck", "custom"), ("ranks", "13"), ("suits", "1")]),
+            4
+        );
+        assert_eq!(of(&[("deck", "custom"), ("ranks", "2"), ("suits", "1")]), 2);
     }
 
     #[test]
