@@ -389,7 +389,8 @@ fn position(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) ->
          cards seat 0 then holds. The \"call it\" lead after t is the smallest lead in cards \
          (seat against seat) such that the games in which a seat led by at least that much, and \
          those with every larger lead, were won by the leader at least 95 % (99 %) of the time \
-         (at least 30 games behind it; the share and its interval are of the pooled games). \"Never trails\" is \
+         (at least 30 games behind it; the share and its interval are of the pooled games; a seat \
+         holding every card has already won, so that is no lead to call). \"Never trails\" is \
          the share of the games with a winner, still in play after t, whose winner never held \
          fewer cards than another seat after it.\n\n",
     );
@@ -412,7 +413,7 @@ fn position(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) ->
                     return "(two players only)".into();
                 }
                 p.call_it(i, target, MIN_GAMES)
-                    .map_or("none reached".into(), |c| {
+                    .map_or("not before the game is over".into(), |c| {
                         format!(
                             "{} cards ({:.2} %, {}–{} %)",
                             c.lead,

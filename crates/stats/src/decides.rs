@@ -277,15 +277,18 @@ impl PositionCounts {
     /// "Call it" after battle [`CHECKPOINTS`]`[i]` (two players): the smallest lead `d` (seat
     /// against seat, in cards) such that among the games in which a seat led by `d` or more,
     /// and among those with every larger lead, the leader went on to win at least `target` of
-    /// the time. Games that never ended count as not won. `None` when no lead reaches the
-    /// target with at least `min_games` games behind it.
+    /// the time. Games that never ended count as not won. A lead of every card (the game
+    /// over) is not a lead to call. `None` when no lead reaches the target with at least
+    /// `min_games` games behind it.
     pub fn call_it(&self, i: usize, target: f64, min_games: u64) -> Option<CallIt> {
         let by_lead = self.by_lead(i)?;
         // Pooled from the largest lead down; the answer is the last lead before the pooled
         // share first falls short.
         let (mut games, mut wins) = (0u64, 0u64);
         let mut best = None;
-        for d in (1..by_lead.len()).rev() {
+        // A lead of every card is the game's end (one seat holds everything), not a position
+        // to call: the search starts below it.
+        for d in (1..by_lead.len().saturating_sub(1)).rev() {
             if by_lead[d][0] == 0 {
                 // No game had this lead (with an even number of cards, odd leads never
                 // happen): the answer is a lead some game had.
@@ -731,6 +734,10 @@ mod tests {
         let c = p.call_it(0, 0.85, 10).unwrap();
         assert_eq!((c.lead, c.games, c.wins), (4, 300, 277));
         assert!(p.call_it(0, 0.995, 10).is_none());
+        // Games already over (seat 0 holds all 10 or none) are no lead to call.
+        p.at[0][10] = [1000, 1000, 0];
+        assert!(p.call_it(0, 0.995, 10).is_none());
+        assert_eq!(p.call_it(0, 0.95, 10).unwrap().lead, 8);
     }
 
     #[test]
