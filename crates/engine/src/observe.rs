@@ -9,7 +9,6 @@ pub(crate) trait Seen {
     fn cards(&self, p: usize) -> usize;
     fn stack(&self, p: usize) -> Vec<u8>;
     fn pile(&self, p: usize) -> Vec<u8>;
-    fn pile_len(&self, p: usize) -> usize;
     fn shuffles(&self) -> u64;
     fn hand(&self, p: usize) -> &[u8];
     fn in_game(&self) -> u8;
@@ -39,12 +38,6 @@ impl View<'_> {
     /// Cards in player `p`'s won pile (two-pile rules), in the order they will be drawn.
     pub fn pile(&self, p: usize) -> Vec<u8> {
         self.seen.pile(p)
-    }
-
-    /// How many cards player `p`'s won pile holds (two-pile rules; 0 otherwise), without
-    /// copying them.
-    pub fn pile_len(&self, p: usize) -> usize {
-        self.seen.pile_len(p)
     }
 
     /// Won piles shuffled into a stack so far this game (`on_empty = shuffle`), every seat's.

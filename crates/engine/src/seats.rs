@@ -348,9 +348,6 @@ impl Seen for Seats {
         let from = self.h[p] + self.l[p];
         (0..self.m[p]).map(|i| self.get(p, from + i)).collect()
     }
-    fn pile_len(&self, p: usize) -> usize {
-        self.m[p]
-    }
     fn shuffles(&self) -> u64 {
         self.shuffles
     }

@@ -309,9 +309,6 @@ impl Seen for State {
     fn pile(&self, p: usize) -> Vec<u8> {
         self.piles[p].iter().collect()
     }
-    fn pile_len(&self, p: usize) -> usize {
-        self.piles[p].len()
-    }
     fn shuffles(&self) -> u64 {
         self.shuffles
     }

@@ -148,7 +148,7 @@ pub const TOP_KEYS: &[(&str, &str)] = &[
     ),
     (
         "decides",
-        "a table of what the report says decides a game: `position` (true or false) and the time model's `battle_seconds`, `war_card_seconds`, `shuffle_seconds`",
+        "a table of what the report says decides a game: `position` (true, false, or how many games to follow) and the time model's `battle_seconds`, `war_card_seconds`, `shuffle_seconds`",
     ),
     (
         "exact",
@@ -191,12 +191,42 @@ impl FigureSettings {
 /// starting hand is always counted (it costs a game nothing); the rest is asked for here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DecidesSettings {
-    /// Follow every battle: the position heat map, "call it", who trails, the last lead
-    /// change, and the time of every rule set. Plays every game through the reference loop
-    /// (with an observer), several times slower; off by default.
-    pub position: bool,
+    /// Which games are followed battle by battle: the position heat map, "call it", who
+    /// trails, the last lead change, and the time of the rule sets whose record does not
+    /// give it. A followed game plays through the reference loop (with an observer), several
+    /// times slower; off by default.
+    pub position: Follow,
     /// How long a game takes at the table.
     pub time: TimeModel,
+}
+
+/// Which games of a variant are followed battle by battle (`[decides] position`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Follow {
+    /// None (`position = false`, the default).
+    #[default]
+    Off,
+    /// Every game (`position = true`).
+    All,
+    /// The games of index below this (`position = N`): a sample of the variant's games that
+    /// does not depend on shards or slices, at a fraction of the cost.
+    First(u64),
+}
+
+impl Follow {
+    /// Whether game `game` is followed.
+    pub fn follows(self, game: u64) -> bool {
+        match self {
+            Follow::Off => false,
+            Follow::All => true,
+            Follow::First(n) => game < n,
+        }
+    }
+
+    /// Whether any game is.
+    pub fn any(self) -> bool {
+        self != Follow::Off
+    }
 }
 
 /// How long a game takes at a real table: a duration per battle, per war card and per

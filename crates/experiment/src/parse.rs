@@ -483,7 +483,25 @@ impl Parser<'_> {
             let full = format!("{key}.{name}");
             let ms = || self.milliseconds(value, &full);
             match name {
-                "position" => d.position = self.boolean(value, &full)?,
+                "position" => {
+                    d.position = match value.get_ref() {
+                        DeValue::Integer(_) => {
+                            crate::Follow::First(self.integer(value, &full, 1, MAX_GAMES)?)
+                        }
+                        DeValue::Boolean(true) => crate::Follow::All,
+                        DeValue::Boolean(false) => crate::Follow::Off,
+                        other => {
+                            return Err(self.error(
+                                value.span().start,
+                                Some(&full),
+                                format!(
+                                    "expected true (follow every game), false, or how many games to follow (1 to {MAX_GAMES}), found {}",
+                                    kind(other)
+                                ),
+                            ));
+                        }
+                    }
+                }
                 "battle_seconds" => d.time.battle_ms = ms()?,
                 "war_card_seconds" => d.time.war_card_ms = ms()?,
                 "shuffle_seconds" => d.time.shuffle_ms = ms()?,
@@ -491,7 +509,7 @@ impl Parser<'_> {
                     return Err(self.error(
                         k.span().start,
                         Some(&full),
-                        "unknown key; allowed: position (true or false), battle_seconds, war_card_seconds, shuffle_seconds (seconds, 0 to 600, to the millisecond)",
+                        "unknown key; allowed: position (true, false, or how many games to follow), battle_seconds, war_card_seconds, shuffle_seconds (seconds, 0 to 600, to the millisecond)",
                     ));
                 }
             }

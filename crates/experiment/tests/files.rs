@@ -508,14 +508,14 @@ fn report_table_sets_the_figures_and_names_bad_keys_and_values() {
 
 #[test]
 fn decides_table_sets_position_and_the_time_model_and_names_bad_values() {
-    use warlab_experiment::{DecidesSettings, TimeModel};
+    use warlab_experiment::{DecidesSettings, Follow, TimeModel};
     let e = parse(&format!(
         "{HEAD}[decides]\nposition = true\nbattle_seconds = 2.5\nwar_card_seconds = 1\nshuffle_seconds = 0.125\n\
          [sweep]\nwar_down = [1, 3]\n"
     ))
     .unwrap();
     let want = DecidesSettings {
-        position: true,
+        position: Follow::All,
         time: TimeModel {
             battle_ms: 2500,
             war_card_ms: 1000,
@@ -539,8 +539,13 @@ fn decides_table_sets_position_and_the_time_model_and_names_bad_values() {
         assert_eq!(e.key.as_deref(), Some("decides.battle_seconds"), "{bad}");
         assert!(e.message.contains("seconds"), "{bad}: {e}");
     }
-    let e = error(&format!("{HEAD}[decides]\nposition = 1\n"));
-    assert!(e.message.contains("true or false"), "{e}");
+    let e = error(&format!("{HEAD}[decides]\nposition = \"all\"\n"));
+    assert!(e.message.contains("how many games to follow"), "{e}");
+    let e = error(&format!("{HEAD}[decides]\nposition = 0\n"));
+    assert!(e.message.contains("from 1 to"), "{e}");
+    let first = parse(&format!("{HEAD}[decides]\nposition = 5000\n")).unwrap();
+    assert_eq!(first.decides.position, Follow::First(5000));
+    assert!(Follow::First(5000).follows(4999) && !Follow::First(5000).follows(5000));
     // Casino War has no battles to follow.
     let e = warlab_experiment::AnyExperiment::parse(
         Path::new("c.toml"),

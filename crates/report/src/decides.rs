@@ -8,8 +8,9 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 use warlab_experiment::Experiment;
+use warlab_experiment::TimeModel;
 use warlab_stats::decides::{
-    CHECKPOINTS, Logistic, Outcomes, PositionCounts, TimeCounts, logistic,
+    CHECKPOINTS, Logistic, Outcomes, PositionCounts, TimeCounts, Verdict, logistic,
 };
 use warlab_stats::wilson;
 
@@ -27,15 +28,23 @@ pub(crate) fn section(
     exp: &Experiment,
     rows: &[Row],
 ) -> Result<()> {
+    // Counts that cover fewer games than the variant's come from merging data of a warlab
+    // that did not keep them: they are named, not used.
+    let partial: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.agg.games > 0 && r.agg.decides.hand.games() != r.agg.games)
+        .map(|r| r.name.as_str())
+        .collect();
     let dealt: Vec<&Row> = rows
         .iter()
-        .filter(|r| !r.fixed_deal && r.agg.decides.hand.games() > 0)
+        .filter(|r| !r.fixed_deal && r.agg.games > 0 && r.agg.decides.hand.games() == r.agg.games)
         .collect();
     let timed: Vec<&Row> = rows
         .iter()
+        .filter(|r| !partial.contains(&r.name.as_str()))
         .filter(|r| r.agg.decides.time.as_ref().is_some_and(|t| t.games() > 0))
         .collect();
-    if dealt.is_empty() && timed.is_empty() {
+    if dealt.is_empty() && timed.is_empty() && partial.is_empty() {
         return Ok(());
     }
     md.push_str("## What decides a game\n\n");
@@ -45,12 +54,32 @@ pub(crate) fn section(
          by anyone, and as longer than every game that ended. Shares have 95 % Wilson \
          intervals; fitted slopes 95 % intervals from the fit's Fisher information.\n\n",
     );
+    if !partial.is_empty() {
+        let _ = writeln!(
+            md,
+            "Not counted here: {} (its data were merged with data of a warlab that did not \
+             count what decides a game, so these counts cover only some of its games; run the \
+             experiment again to count them all).\n",
+            partial
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if !dealt.is_empty() {
         hand(md, figs, exp, &dealt)?;
     }
     let followed: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.agg.decides.position.is_some())
+        .filter(|r| !partial.contains(&r.name.as_str()))
+        .filter(|r| {
+            r.agg
+                .decides
+                .position
+                .as_ref()
+                .is_some_and(|p| p.followed > 0)
+        })
         .collect();
     if followed.is_empty() {
         md.push_str(
@@ -60,7 +89,7 @@ pub(crate) fn section(
              played through the reference loop, several times slower).\n\n",
         );
     } else {
-        position(md, figs, exp, &followed)?;
+        position(md, figs, &followed)?;
     }
     if !timed.is_empty() {
         time(md, figs, exp, &timed)?;
@@ -186,9 +215,12 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         let mut points = Vec::new();
         for a in 0..most {
             let o = h.by_top.get(a).copied().unwrap_or_default();
-            let length = o.mean_length().map_or("–".into(), |(m, ci)| {
-                format!("{m:.0} ({})", fmt_ci(Some(ci), 0))
-            });
+            let length = o
+                .mean_length()
+                .filter(|_| o.ended >= MIN_GAMES)
+                .map_or("–".into(), |(m, ci)| {
+                    format!("{m:.0} ({})", fmt_ci(Some(ci), 0))
+                });
             if o.games == 0 {
                 md.push_str(" – |");
                 continue;
@@ -215,24 +247,26 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         series.push((r.name.clone(), points));
     }
     md.push('\n');
-    show(
-        md,
-        figs,
-        "decides-aces",
-        &AxisMeans {
-            title: format!("{}: P(seat 0 wins) by its {top}s", exp.name),
-            axis: format!("{top}s dealt to seat 0"),
-            y_desc: "P(seat 0 wins), %, 95 % CI".into(),
-            series,
-            fits: Vec::new(),
-            log_log: false,
-            exact_pairs: false,
-        },
-        &format!(
-            "P(seat 0 wins) with its 95 % Wilson interval against the number of `{top}` seat 0 \
+    if series.iter().any(|s| !s.1.is_empty()) {
+        show(
+            md,
+            figs,
+            "decides-aces",
+            &AxisMeans {
+                title: format!("{}: P(seat 0 wins) by its {top}s", exp.name),
+                axis: format!("{top}s dealt to seat 0"),
+                y_desc: "P(seat 0 wins), %, 95 % CI".into(),
+                series,
+                fits: Vec::new(),
+                log_log: false,
+                exact_pairs: false,
+            },
+            &format!(
+                "P(seat 0 wins) with its 95 % Wilson interval against the number of `{top}` seat 0 \
              was dealt (classes of at least {MIN_GAMES} games)."
-        ),
-    )?;
+            ),
+        )?;
+    }
 
     // Hand strength: the sum of the card values, in deciles of the games.
     md.push_str(
@@ -271,18 +305,28 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
 
     // What each card value is worth: the logistic slope per card of that value.
     let mut series: Vec<IntervalSeries> = Vec::new();
-    let axis = exp.variant(&rows[0].name).map_or_else(
-        || "card value (0 = the weakest)".to_string(),
-        |v| {
+    // The deck's labels on the axis when every variant has the same values.
+    let ends = |r: &Row| {
+        exp.variant(&r.name).map(|v| {
             let cards = v.rules.cards();
             let last = cards.values() - 1;
-            format!(
-                "card value (0 = {}, …, {last} = {})",
-                cards.label(0),
-                cards.label(last as u8)
+            (
+                last,
+                cards.label(0).to_string(),
+                cards.label(last as u8).to_string(),
             )
-        },
-    );
+        })
+    };
+    let axis = match ends(rows[0]) {
+        Some((last, lo, hi))
+            if rows
+                .iter()
+                .all(|r| ends(r) == Some((last, lo.clone(), hi.clone()))) =>
+        {
+            format!("card value (0 = {lo}, …, {last} = {hi})")
+        }
+        _ => "card value (0 = the weakest)".to_string(),
+    };
     md.push_str(
         "What one card of each value is worth: the logistic slope of seat 0's win on how many \
          cards of that value it was dealt, fitted value by value (the other values vary as \
@@ -316,6 +360,9 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         series.push((r.name.clone(), points));
     }
     md.push('\n');
+    if series.iter().all(|s| s.1.is_empty()) {
+        return Ok(());
+    }
     show(
         md,
         figs,
@@ -334,42 +381,38 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
     )
 }
 
-/// Ten groups of about equal games by hand strength: `(lowest sum, highest sum, outcomes)`.
+/// Ten groups of about equal games by hand strength: `(lowest sum, highest sum, outcomes)`. A
+/// sum's games stay together, in the decile where its first game falls; a sum that spans
+/// several deciles leaves the groups fewer than ten.
 fn deciles(by_sum: &[Outcomes]) -> Vec<(usize, usize, Outcomes)> {
     let total: u64 = by_sum.iter().map(|o| o.games).sum();
     let mut out: Vec<(usize, usize, Outcomes)> = Vec::new();
+    let mut open = None;
     let mut seen = 0u64;
     for (s, o) in by_sum.iter().enumerate().filter(|(_, o)| o.games > 0) {
-        // The decile this sum's first game falls in.
-        let d = (seen * 10 / total.max(1)) as usize;
+        let d = seen * 10 / total.max(1);
         seen += o.games;
-        let open = out.len() > d;
         match out.last_mut() {
-            Some(last) if open => {
+            Some(last) if open == Some(d) => {
                 last.1 = s;
-                merge(&mut last.2, o);
+                last.2.merge(o);
             }
-            _ => out.push((s, s, *o)),
+            _ => {
+                out.push((s, s, *o));
+                open = Some(d);
+            }
         }
     }
     out
 }
 
-fn merge(a: &mut Outcomes, b: &Outcomes) {
-    a.games += b.games;
-    a.wins += b.wins;
-    a.losses += b.losses;
-    a.ended += b.ended;
-    a.length_sum += b.length_sum;
-    a.length_sq += b.length_sq;
-}
-
 /// Rows of the heat map: seat 0's cards in bins of an odd width near a thirteenth of the
-/// cards in play, one centred on an even split, so that the map is symmetric.
-fn card_bins(cards: usize) -> Vec<(usize, usize)> {
+/// cards in play, one centred on an even split among the `players` (so that the map of two
+/// players is symmetric).
+fn card_bins(cards: usize, players: usize) -> Vec<(usize, usize)> {
     let width = (cards / 13) | 1;
     let half = width / 2;
-    let centre = cards / 2;
+    let centre = cards / players.max(1);
     // The lowest bin's upper end: the centre bin's lower end less whole bins.
     let first_hi = (centre - half + width - 1) % width;
     let mut bins = vec![(0, first_hi.min(cards))];
@@ -381,25 +424,38 @@ fn card_bins(cards: usize) -> Vec<(usize, usize)> {
     bins
 }
 
-fn position(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Result<()> {
+fn position(md: &mut String, figs: &Figures, rows: &[&Row]) -> Result<()> {
     md.push_str("### The position during play\n\n");
     md.push_str(
-        "Every battle was followed. After battle t (t = 5, 10, 25, …) each game still in play \
-         counts once (a looping game at every t, its loop replayed): P(seat 0 wins) by the \
-         cards seat 0 then holds. The \"call it\" lead after t is the smallest lead in cards \
-         (seat against seat) such that the games in which a seat led by at least that much, and \
-         those with every larger lead, were won by the leader at least 95 % (99 %) of the time \
-         (at least 30 games behind it; the share and its interval are of the pooled games; a seat \
-         holding every card has already won, so that is no lead to call). \"Never trails\" is \
-         the share of the games with a winner, still in play after t, whose winner never held \
-         fewer cards than another seat after it.\n\n",
+        "After battle t (t = 5, 10, 25, …) each followed game still in play counts once: a game \
+         that ended in battle t or before is decided and counts no more; a looping game counts \
+         at every t, its loop replayed. P(seat 0 wins) by the cards seat 0 then holds. The \
+         \"call it\" lead after t is the smallest lead in cards (seat against seat) from which \
+         the leader won at least 95 % (99 %) of the games in which a seat led by that much or \
+         more, with the share's 95 % interval; † marks a lead whose interval reaches below the \
+         level (estimated, not shown with 95 % confidence). Leads pooled over fewer than 30 \
+         games are not judged. Both seats' leads are pooled, so under rules that favour a seat (`speed`, \
+         `pickup = seat`, different hand policies) it averages the two. \"Never trails\" is the \
+         share of the games with a winner, still in play after t, whose winner never held fewer \
+         cards than another seat after it.\n\n",
     );
     for r in rows {
         let Some(p) = &r.agg.decides.position else {
             continue;
         };
+        if r.agg.games == 0 || p.followed == 0 {
+            continue;
+        }
         let two = r.players == 2;
-        let _ = writeln!(md, "**`{}`**\n", r.name);
+        let sample = if p.followed < r.agg.games {
+            format!(
+                " (the first {} of its {} games followed battle by battle)",
+                p.followed, r.agg.games
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(md, "**`{}`**{sample}\n", r.name);
         md.push_str(
             "| after battle | games in play | call it at 95 %: lead (leader won, 95 % CI) | at 99 % | winner never trails after (95 % CI) |\n|---:|---:|---|---|---|\n",
         );
@@ -412,16 +468,18 @@ fn position(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) ->
                 if !two {
                     return "(two players only)".into();
                 }
-                p.call_it(i, target, MIN_GAMES)
-                    .map_or("not before the game is over".into(), |c| {
-                        format!(
-                            "{} cards ({:.2} %, {}–{} %)",
-                            c.lead,
-                            100.0 * c.wins as f64 / c.games as f64,
-                            format_args!("{:.2}", 100.0 * c.ci.0),
-                            format_args!("{:.2}", 100.0 * c.ci.1)
-                        )
-                    })
+                match p.call_it(i, target, MIN_GAMES) {
+                    Verdict::Called(c) => format!(
+                        "{} cards ({:.2} %, {}–{} %){}",
+                        c.lead,
+                        100.0 * c.wins as f64 / c.games as f64,
+                        format_args!("{:.2}", 100.0 * c.ci.0),
+                        format_args!("{:.2}", 100.0 * c.ci.1),
+                        if c.sure { "" } else { " †" }
+                    ),
+                    Verdict::NotReached { .. } => "no lead reaches it".into(),
+                    Verdict::TooFew { games } => format!("too few games ({games} with a lead)"),
+                }
             };
             let nt = p.never_trails.get(i).copied().unwrap_or([0, 0]);
             let _ = writeln!(
@@ -434,7 +492,7 @@ fn position(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) ->
         }
         md.push('\n');
         last_change(md, r, p);
-        heat_map(md, figs, exp, r, p)?;
+        heat_map(md, figs, r, p)?;
         if two {
             call_it_figure(md, figs, r, p)?;
         }
@@ -493,8 +551,9 @@ fn call_it_figure(md: &mut String, figs: &Figures, r: &Row, p: &PositionCounts) 
         &format!(
             "`{}`: the share of games the leader went on to win, by its lead after battle t \
              (leads of at least {MIN_GAMES} games), and the line of a fair game, in which a \
-             seat's chance is its share of the cards. Where a curve crosses 95 % is where the \
-             game can be called.",
+             seat's chance is its share of the cards. Each point is one exact lead; the table's \
+             \"call it\" pools every lead from d up and asks for the level with 95 % confidence, \
+             so it can differ from where a curve crosses 95 %.",
             r.name
         ),
     )
@@ -526,14 +585,8 @@ fn last_change(md: &mut String, r: &Row, p: &PositionCounts) {
     );
 }
 
-fn heat_map(
-    md: &mut String,
-    figs: &Figures,
-    exp: &Experiment,
-    r: &Row,
-    p: &PositionCounts,
-) -> Result<()> {
-    let bins = card_bins(p.cards as usize);
+fn heat_map(md: &mut String, figs: &Figures, r: &Row, p: &PositionCounts) -> Result<()> {
+    let bins = card_bins(p.cards as usize, r.players);
     let mut columns = Vec::new();
     let mut cells = Vec::new();
     for (i, &t) in CHECKPOINTS.iter().enumerate() {
@@ -585,8 +638,9 @@ fn heat_map(
         &format!(
             "`{}`: P(seat 0 wins) (red: likely, blue: unlikely) and the number of games, by the \
              cards seat 0 holds after battle t; cells of fewer than {MIN_GAMES} games are \
-             blank. The experiment's {} shows the exact counts per card in aggregates.json.",
-            r.name, exp.name
+             blank. The counts for every number of cards are in `aggregates.json` \
+             (`decides.position.at`).",
+            r.name
         ),
     )
 }
@@ -600,20 +654,30 @@ fn minutes(seconds: Option<u64>) -> String {
 fn time(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Result<()> {
     md.push_str("### How long a game takes\n\n");
     let t0 = rows[0].agg.decides.time.as_ref().expect("timed rows");
+    let d = TimeModel::default();
+    let source = if (t0.battle_ms, t0.war_card_ms, t0.shuffle_ms)
+        == (d.battle_ms, d.war_card_ms, d.shuffle_ms)
+    {
+        "warlab's defaults: an assumption, not a measurement; `[decides]` in the experiment \
+         file sets other times"
+    } else {
+        "set in the experiment file's `[decides]`"
+    };
     let _ = writeln!(
         md,
         "Each game's duration at a table from a time model: {} s per battle, {} s per war \
          card (face down, or face up after a battle's first cards), {} s per shuffle of a \
-         won pile (`[decides]` in the experiment file sets them; these defaults are warlab's \
-         assumption, not a measurement). Quantiles in minutes over every game, those that \
-         never ended counted as longer than all, with distribution-free 95 % intervals from \
-         the order statistics.\n",
+         won pile ({source}). Quantiles in minutes: the q-quantile is the time within which a \
+         share q of the games end, over every game, those that never ended counted as longer \
+         than all; the median's 95 % interval is distribution-free, from the order statistics. \
+         Where the record alone does not give a game's time (a prize card, more than two \
+         players, shuffled won piles) only the games followed battle by battle are timed.\n",
         t0.battle_ms as f64 / 1000.0,
         t0.war_card_ms as f64 / 1000.0,
         t0.shuffle_ms as f64 / 1000.0,
     );
     md.push_str(
-        "| variant | games | 10 % take at most | 25 % | half take more than (95 % CI) | 75 % | 90 % | never end |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| variant | games timed | 10 % | 25 % | median (95 % CI) | 75 % | 90 % | never end |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut curves = Vec::new();
     let mut first_median = None;
@@ -648,7 +712,8 @@ fn time(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
     {
         let _ = writeln!(
             md,
-            "Half of all `{name}` games take more than {} minutes (95 % CI {}–{}).\n",
+            "The median `{name}` game takes {} minutes (95 % CI {}–{}): about half of the games \
+             take longer.\n",
             minutes(Some(v)),
             minutes(m.lo),
             minutes(m.hi)
@@ -668,22 +733,21 @@ fn time(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
     )
 }
 
-/// `P(duration > m minutes)` at every whole minute where it falls.
+/// `P(duration > m minutes)` at every whole minute `m` up to the longest game that ended.
 fn duration_curve(name: &str, t: &TimeCounts) -> Curve {
     let n = t.games() as f64;
-    let mut steps = Vec::new();
-    let mut done = 0u64;
-    let mut minute = 0;
-    for (s, c) in t.seconds.iter() {
-        let m = s / 60;
-        if m > minute {
-            // Every game so far took less than `minute + 1` minutes.
-            steps.push((minute + 1, 1.0 - done as f64 / n));
-            minute = m;
+    let counts: Vec<(u64, u64)> = t.seconds.iter().collect();
+    let last = counts.last().map_or(0, |&(s, _)| s.div_ceil(60));
+    let mut steps = Vec::with_capacity(last as usize + 1);
+    let (mut done, mut at) = (0u64, 0usize);
+    for m in 0..=last {
+        // Games of at most m minutes.
+        while at < counts.len() && counts[at].0 <= 60 * m {
+            done += counts[at].1;
+            at += 1;
         }
-        done += c;
+        steps.push((m, 1.0 - done as f64 / n));
     }
-    steps.push((minute + 1, 1.0 - done as f64 / n));
     Curve {
         name: name.to_string(),
         steps,
@@ -698,7 +762,7 @@ mod tests {
     #[test]
     fn card_bins_are_symmetric_and_cover_every_count() {
         for cards in [4, 8, 12, 20, 36, 52, 54, 104] {
-            let bins = card_bins(cards);
+            let bins = card_bins(cards, 2);
             assert_eq!(bins[0].0, 0);
             assert_eq!(bins.last().unwrap().1, cards);
             for w in bins.windows(2) {
@@ -711,7 +775,11 @@ mod tests {
                 );
             }
         }
-        assert!(card_bins(52).contains(&(24, 28)));
+        assert!(card_bins(52, 2).contains(&(24, 28)));
+        // Three players: a bin centred on 17 of 51 cards, every count covered.
+        let three = card_bins(51, 3);
+        assert!(three.contains(&(16, 18)), "{three:?}");
+        assert_eq!((three[0].0, three.last().unwrap().1), (0, 51));
     }
 
     #[test]
@@ -727,5 +795,20 @@ mod tests {
         assert_eq!(d.len(), 10);
         assert!(d.iter().all(|g| g.2.games == 50));
         assert_eq!((d[0].0, d[0].1), (0, 8));
+
+        // A sum holding 40 % of the games spans four deciles; the sums after it start in
+        // the decile it ends in and are grouped together, not one by one.
+        let games = [10, 10, 40, 5, 5, 5, 5, 5, 5, 5, 5];
+        let lumpy: Vec<Outcomes> = games
+            .iter()
+            .map(|&g| Outcomes {
+                games: g,
+                ..Outcomes::default()
+            })
+            .collect();
+        let d = deciles(&lumpy);
+        let sizes: Vec<u64> = d.iter().map(|g| g.2.games).collect();
+        assert_eq!(sizes.iter().sum::<u64>(), 100);
+        assert_eq!(sizes, [10, 10, 40, 10, 10, 10, 10]);
     }
 }

@@ -13,7 +13,7 @@ use std::sync::mpsc;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use warlab_engine::{Engine, GameRecord, GameSeed, Rules};
+use warlab_engine::{Deal, Engine, GameRecord, GameSeed, Rules};
 use warlab_experiment::{Experiment, RuleSet, Variant};
 use warlab_stats::decides::{Decides, TimeCounts, Watch};
 use warlab_stats::{Aggregate, BlockSums, running_block};
@@ -197,13 +197,18 @@ pub fn play_chunk(
     let block_games = running_block(variant.games.unwrap_or(total));
     aggregate.block_games = block_games;
     let rules = &variant.rules;
-    // Following every battle plays the game through the reference loop with an observer;
-    // without it the fastest loop plays, and the hand is read from the deal afterwards.
+    // A followed game plays through the reference loop with an observer; the others through
+    // the fastest loop, and the hand is read from the deal afterwards.
     let follow = variant.decides.position;
     let time = variant.decides.time;
+    let cards = variant
+        .deal
+        .as_ref()
+        .map_or(rules.cards_in_play(), Deal::len);
     aggregate.decides = Decides::new(
         rules,
-        follow,
+        cards,
+        follow.any(),
         TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
     );
     let mut watch = Watch::default();
@@ -215,14 +220,15 @@ pub fn play_chunk(
             (block, sums) = (g / block_games, BlockSums::default());
         }
         let id = GameSeed::new(seed, variant.seed_id, g);
-        let record = match (&variant.deal, follow) {
+        let followed = follow.follows(g);
+        let record = match (&variant.deal, followed) {
             (Some(deal), false) => engine.play_deal(deal, id),
             (Some(deal), true) => engine.play_deal_observed(deal, id, &mut watch),
             (None, false) => engine.play(id),
             (None, true) => engine.play_observed(id, &mut watch),
         };
         aggregate.add(g, &record);
-        let watched = follow.then_some(&watch);
+        let watched = followed.then_some(&watch);
         match &variant.deal {
             Some(deal) => {
                 let seat0 = (&deal.stacks()[0][..], 1);

@@ -883,7 +883,10 @@ fn count_game(e: &mut Counts, h: &History, r: &GameRecord, values: usize) {
                 }
                 b
             }
-            None if t <= r.battles => t,
+            // In play after battle t: an ended game only if it went on past t, a capped one
+            // up to where the cap stopped it.
+            None if r.end.finished() && t < r.battles => t,
+            None if !r.end.finished() && t <= r.battles => t,
             None => continue,
         };
         let cell = e.at.entry((i, h.cards[b as usize][0])).or_default();

@@ -25,6 +25,7 @@ pub const CHECKPOINTS: [u64; 10] = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 50
 
 /// What a game's class of games came to, from seat 0's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Outcomes {
     /// Games in the class.
     pub games: u64,
@@ -57,7 +58,8 @@ impl Outcomes {
         }
     }
 
-    fn merge(&mut self, o: &Outcomes) {
+    /// Adds `o`'s counts.
+    pub fn merge(&mut self, o: &Outcomes) {
         self.games += o.games;
         self.wins += o.wins;
         self.losses += o.losses;
@@ -114,6 +116,7 @@ fn grow<T: Default + Clone>(v: &mut Vec<T>, len: usize) {
 
 /// Seat 0's starting hand against the game's outcome.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct HandCounts {
     /// How many of the strongest values `by_top` counts: the fewest that make up at least
     /// four cards of the deck (1 for a French deck's aces; the jokers and the aces of a deck
@@ -191,12 +194,15 @@ impl HandCounts {
 /// The position during play against the game's outcome (recorded when a [`Watch`] follows
 /// every battle).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct PositionCounts {
     /// Cards in play: seat 0 holds `0..=cards`.
     pub cards: u32,
-    /// `[i][k]`: the games still in play after battle [`CHECKPOINTS`]`[i]` (a game that ended
-    /// in that battle included; a looping game at every checkpoint, its loop replayed) in which
-    /// seat 0 then held `k` cards: `[games, won by seat 0, won by another seat]`.
+    /// Games followed battle by battle (all the variant's, or its first ones by index).
+    pub followed: u64,
+    /// `[i][k]`: the games still in play after battle [`CHECKPOINTS`]`[i]` (not ended in it or
+    /// before; a looping game at every checkpoint, its loop replayed) in which seat 0 then
+    /// held `k` cards: `[games, won by seat 0, won by another seat]`.
     pub at: Vec<Vec<[u64; 3]>>,
     /// `[i]`: the games with a winner still in play after battle [`CHECKPOINTS`]`[i]`, and
     /// those of them whose winner never held fewer cards than another seat after it.
@@ -210,6 +216,7 @@ impl PositionCounts {
     pub fn new(cards: usize) -> PositionCounts {
         PositionCounts {
             cards: cards as u32,
+            followed: 0,
             at: vec![vec![[0; 3]; cards + 1]; CHECKPOINTS.len()],
             never_trails: vec![[0; 2]; CHECKPOINTS.len()],
             last_change: Hist::default(),
@@ -218,9 +225,10 @@ impl PositionCounts {
 
     /// Counts one game that `w` followed.
     pub fn add(&mut self, r: &GameRecord, w: &Watch) {
+        self.followed += 1;
         for (i, &t) in CHECKPOINTS.iter().enumerate() {
             let Some(k) = w.seat0_after(t, r) else { break };
-            let cell = &mut slot(&mut self.at, i)[usize::from(k)];
+            let cell = slot(slot(&mut self.at, i), usize::from(k));
             cell[0] += 1;
             match r.winner {
                 Some(0) => cell[1] += 1,
@@ -240,6 +248,7 @@ impl PositionCounts {
 
     fn merge(&mut self, o: &PositionCounts) {
         self.cards = self.cards.max(o.cards);
+        self.followed += o.followed;
         merge_vec(&mut self.at, &o.at, |a, b| {
             merge_vec(a, b, |x, y| {
                 for (xj, yj) in x.iter_mut().zip(y) {
@@ -260,14 +269,14 @@ impl PositionCounts {
     pub fn by_lead(&self, i: usize) -> Option<Vec<[u64; 2]>> {
         let row = self.at.get(i)?;
         let total = i64::from(self.cards);
-        let mut by_lead = vec![[0u64; 2]; self.cards as usize + 1];
+        let mut by_lead = vec![[0u64; 2]; row.len().max(self.cards as usize + 1)];
         for (k, cell) in row.iter().enumerate() {
             let d = 2 * k as i64 - total;
             if d == 0 {
                 continue;
             }
             let leader_wins = if d > 0 { cell[1] } else { cell[2] };
-            let e = &mut by_lead[d.unsigned_abs() as usize];
+            let e = slot(&mut by_lead, d.unsigned_abs() as usize);
             e[0] += cell[0];
             e[1] += leader_wins;
         }
@@ -275,20 +284,21 @@ impl PositionCounts {
     }
 
     /// "Call it" after battle [`CHECKPOINTS`]`[i]` (two players): the smallest lead `d` (seat
-    /// against seat, in cards) such that among the games in which a seat led by `d` or more,
-    /// and among those with every larger lead, the leader went on to win at least `target` of
-    /// the time. Games that never ended count as not won. A lead of every card (the game
-    /// over) is not a lead to call. `None` when no lead reaches the target with at least
-    /// `min_games` games behind it.
-    pub fn call_it(&self, i: usize, target: f64, min_games: u64) -> Option<CallIt> {
-        let by_lead = self.by_lead(i)?;
-        // Pooled from the largest lead down; the answer is the last lead before the pooled
-        // share first falls short.
+    /// against seat, in cards) such that the games in which a seat led by `d` or more were won
+    /// by the leader at least `target` of the time. Games that never ended count as not won.
+    /// Leads pooled over fewer than `min_games` games are not judged, and a few games of the
+    /// largest leads falling short do not stop the search (the pooled games of a smaller lead
+    /// include theirs). The answer carries its Wilson interval and whether its lower end
+    /// reaches the level too ([`CallIt::sure`]).
+    pub fn call_it(&self, i: usize, target: f64, min_games: u64) -> Verdict {
+        let Some(by_lead) = self.by_lead(i) else {
+            return Verdict::TooFew { games: 0 };
+        };
+        let in_play: u64 = by_lead.iter().map(|e| e[0]).sum();
+        // Pooled from the largest lead down; the answer is the smallest lead that passes.
         let (mut games, mut wins) = (0u64, 0u64);
         let mut best = None;
-        // A lead of every card is the game's end (one seat holds everything), not a position
-        // to call: the search starts below it.
-        for d in (1..by_lead.len().saturating_sub(1)).rev() {
+        for d in (1..by_lead.len()).rev() {
             if by_lead[d][0] == 0 {
                 // No game had this lead (with an even number of cards, odd leads never
                 // happen): the answer is a lead some game had.
@@ -296,24 +306,44 @@ impl PositionCounts {
             }
             games += by_lead[d][0];
             wins += by_lead[d][1];
-            if (wins as f64) < target * games as f64 {
-                if games >= min_games {
-                    break;
-                }
-                // Too few games behind this lead to say either way.
+            if games < min_games {
                 continue;
             }
-            if games >= min_games {
-                best = Some(CallIt {
-                    lead: d as u32,
-                    games,
-                    wins,
-                    ci: wilson(wins, games).expect("games > 0"),
-                });
+            if (wins as f64) < target * games as f64 {
+                continue;
             }
+            let ci = wilson(wins, games).expect("games > 0");
+            best = Some(CallIt {
+                lead: d as u32,
+                games,
+                wins,
+                ci,
+                sure: ci.0 >= target,
+            });
         }
-        best
+        match best {
+            Some(c) => Verdict::Called(c),
+            None if in_play >= min_games => Verdict::NotReached { games: in_play },
+            None => Verdict::TooFew { games: in_play },
+        }
     }
+}
+
+/// What "call it" finds after a battle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// The smallest lead from which the leader won at the level.
+    Called(CallIt),
+    /// No lead reaches the level: `games` with a lead were in play.
+    NotReached {
+        /// Games in play with a lead.
+        games: u64,
+    },
+    /// Fewer games in play with a lead than the minimum: nothing to say.
+    TooFew {
+        /// Games in play with a lead.
+        games: u64,
+    },
 }
 
 /// The smallest lead that decides a game at a given level.
@@ -327,12 +357,16 @@ pub struct CallIt {
     pub wins: u64,
     /// The 95 % Wilson interval of `wins / games`.
     pub ci: (f64, f64),
+    /// Whether the interval's lower end reaches the level as well: shown with 95 %
+    /// confidence, not only estimated.
+    pub sure: bool,
 }
 
 /// How long each game takes at a table: `battle_ms` per battle, `war_card_ms` per card of a
 /// war (face down, or face up after the battle's first cards), `shuffle_ms` per shuffle of a
 /// won pile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct TimeCounts {
     /// Milliseconds per battle.
     pub battle_ms: u32,
@@ -435,6 +469,7 @@ pub struct Quantile {
 
 /// Everything a variant's aggregate counts of what decides a game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Decides {
     /// The starting hand (every War game).
     pub hand: HandCounts,
@@ -448,15 +483,16 @@ pub struct Decides {
 }
 
 impl Decides {
-    /// Empty counts for `rules`: the position when `follow` (every battle watched), the time
+    /// Empty counts for `rules` with `cards` in play (the rules' deal, or a fixed deal's
+    /// cards): the position when any game is followed battle by battle (`follow`), the time
     /// under `time` where it can be known.
-    pub fn new(rules: &Rules, follow: bool, time: TimeCounts) -> Decides {
+    pub fn new(rules: &Rules, cards: usize, follow: bool, time: TimeCounts) -> Decides {
         Decides {
             hand: HandCounts {
                 top_values: HandCounts::top_values_of(rules),
                 ..HandCounts::default()
             },
-            position: follow.then(|| PositionCounts::new(rules.cards_in_play())),
+            position: follow.then(|| PositionCounts::new(cards)),
             time: (follow || Decides::time_from_record(rules)).then_some(time),
         }
     }
@@ -483,11 +519,12 @@ impl Decides {
             p.add(r, w);
         }
         if let Some(t) = &mut self.time {
-            let (war, shuffles) = match watch {
-                Some(w) => (w.war_cards, w.shuffles),
-                None => (r.cards_turned.saturating_sub(2 * r.battles), 0),
-            };
-            t.add(r, war, shuffles);
+            // The record where it suffices (every game), else the watch (the games followed).
+            if Decides::time_from_record(rules) {
+                t.add(r, r.cards_turned.saturating_sub(2 * r.battles), 0);
+            } else if let Some(w) = watch {
+                t.add(r, w.war_cards, w.shuffles);
+            }
         }
     }
 
@@ -528,14 +565,19 @@ pub struct Watch {
 }
 
 impl Watch {
-    /// Seat 0's cards after battle `t` of the game `r` this watch followed: `None` if the game
-    /// ended before it. A looping game is periodic from its loop's start, so its later
-    /// positions are read from one turn of the loop.
+    /// Seat 0's cards after battle `t` of the game `r` this watch followed, if the game was
+    /// still in play then: `None` if it ended in battle `t` or before (or the cap stopped it
+    /// before). A looping game is periodic from its loop's start, so its later positions are
+    /// read from one turn of the loop.
     pub fn seat0_after(&self, t: u64, r: &GameRecord) -> Option<u16> {
         let t = match r.cycle {
             Some(c) if t > c.start => c.start + (t - c.start) % c.period,
-            _ if t > r.battles => return None,
-            _ => t,
+            Some(_) => t,
+            // A game that ended in battle t is decided, no longer a position to judge.
+            None if r.end.finished() && t >= r.battles => return None,
+            // A capped game was stopped after its last battle, still in play.
+            None if t > r.battles => return None,
+            None => t,
         };
         self.seat0.get(t as usize).copied()
     }
@@ -729,15 +771,29 @@ mod tests {
         p.at[0][1] = [100, 2, 98]; // seat 1 leads by 8
         p.at[0][7] = [100, 80, 20]; // lead 4
         p.at[0][6] = [100, 60, 40]; // lead 2
-        let c = p.call_it(0, 0.95, 10).unwrap();
-        assert_eq!((c.lead, c.games, c.wins), (8, 200, 197));
-        let c = p.call_it(0, 0.85, 10).unwrap();
-        assert_eq!((c.lead, c.games, c.wins), (4, 300, 277));
-        assert!(p.call_it(0, 0.995, 10).is_none());
-        // Games already over (seat 0 holds all 10 or none) are no lead to call.
-        p.at[0][10] = [1000, 1000, 0];
-        assert!(p.call_it(0, 0.995, 10).is_none());
-        assert_eq!(p.call_it(0, 0.95, 10).unwrap().lead, 8);
+        let called = |target| match p.call_it(0, target, 10) {
+            Verdict::Called(c) => (c.lead, c.games, c.wins),
+            other => panic!("{other:?}"),
+        };
+        // Lead 8: 197 of 200 (98.5 %, Wilson lower end 0.957).
+        assert_eq!(called(0.95), (8, 200, 197));
+        // Leads of 4 or more: 277 of 300 (92.3 %); of 2 or more 337 of 400 (84.25 %).
+        assert_eq!(called(0.85), (4, 300, 277));
+        assert_eq!(called(0.92), (4, 300, 277));
+        match p.call_it(0, 0.92, 10) {
+            // 92.3 % estimated, but the interval's lower end (0.888) is below 92 %.
+            Verdict::Called(c) => assert!(!c.sure),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(p.call_it(0, 0.995, 10), Verdict::NotReached { games: 400 });
+        assert_eq!(p.call_it(0, 0.95, 10_000), Verdict::TooFew { games: 400 });
+        // A few games with the largest lead falling short (33 of 40) do not hide a smaller
+        // lead that reaches the level (8 or more: 230 of 240, 95.8 %).
+        p.at[0][10] = [40, 33, 7];
+        match p.call_it(0, 0.95, 10) {
+            Verdict::Called(c) => assert_eq!((c.lead, c.games, c.wins), (8, 240, 230)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
