@@ -130,6 +130,27 @@ impl Rules {
                     }
                 }
             }
+            Pickup::RankDesc | Pickup::RankAsc if self.cards.values() <= 64 => {
+                // A counting sort: the cards by value, then read out value by value. The
+                // comparison sort it replaces moved bytes through memory one step at a time
+                // and was a third of the time of a rank-ordered game (wars are frequent there).
+                let mut count = [0u16; 64];
+                let mut present = 0u64;
+                for &c in pots.iter().flat_map(|pot| pot.iter()) {
+                    count[usize::from(c)] += 1;
+                    present |= 1 << c;
+                }
+                let desc = self.pickup == Pickup::RankDesc;
+                while present != 0 {
+                    let v = if desc {
+                        63 - present.leading_zeros()
+                    } else {
+                        present.trailing_zeros()
+                    };
+                    present &= !(1u64 << v);
+                    out.extend(std::iter::repeat_n(v as u8, usize::from(count[v as usize])));
+                }
+            }
             Pickup::RankDesc | Pickup::RankAsc => {
                 for pot in pots {
                     append(out, pot);
