@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use warlab_engine::{Engine, GameSeed, Rules};
+use warlab_engine::Rules;
 use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
-use warlab_stats::decides::{Decides, TimeCounts, Watch};
+use warlab_runner::{CHUNK, play_chunk};
+use warlab_stats::Aggregate;
 use warlab_stats::files::{AggregatesFile, Manifest, ManifestVariant, NamedAggregate};
-use warlab_stats::{Aggregate, BlockSums, running_block};
 
 /// Builds the report of `data` under its lock, as `warlab report` does.
 fn build(data: &Path, reports: &Path) -> anyhow::Result<PathBuf> {
@@ -16,59 +16,17 @@ fn build(data: &Path, reports: &Path) -> anyhow::Result<PathBuf> {
     warlab_report::build(&lock, reports, &Default::default())
 }
 
-/// The aggregate of `variant`'s games in `0..games`, counted block by block as the runner
-/// counts them (a report does not depend on the runner, nor does its test).
+/// The aggregate of `variant`'s games in `0..games`, played and counted chunk by chunk by the
+/// runner, as `warlab run` does: the report is drawn from the counts a run really keeps.
 fn play(variant: &Variant<Rules>, seed: u64, games: u64) -> Aggregate {
-    let games = variant.games_in(0..games);
-    let mut engine = Engine::new(&variant.rules);
+    let range = variant.games_in(0..games);
     let mut total = Aggregate::default();
-    // The runner's blocks: the same size for every part of the variant's games.
-    let size = running_block(games.end - games.start);
-    for block in games.start / size..games.end.div_ceil(size) {
-        let (follow, t) = (variant.decides.position, variant.decides.time);
-        let cards = variant
-            .deal
-            .as_ref()
-            .map_or(variant.rules.cards_in_play(), |d| d.len());
-        let mut a = Aggregate {
-            block_games: size,
-            decides: Decides::new(
-                &variant.rules,
-                cards,
-                follow.any(),
-                TimeCounts::new(t.battle_ms, t.war_card_ms, t.shuffle_ms),
-            ),
-            ..Aggregate::default()
-        };
-        let mut watch = Watch::default();
-        let mut sums = BlockSums::default();
-        for g in (block * size).max(games.start)..((block + 1) * size).min(games.end) {
-            let id = GameSeed::new(seed, variant.seed_id, g);
-            let followed = follow.follows(g);
-            let record = match (&variant.deal, followed) {
-                (Some(deal), false) => engine.play_deal(deal, id),
-                (Some(deal), true) => engine.play_deal_observed(deal, id, &mut watch),
-                (None, false) => engine.play(id),
-                (None, true) => engine.play_observed(id, &mut watch),
-            };
-            a.add(g, &record);
-            sums.add(&record);
-            let watched = followed.then_some(&watch);
-            match &variant.deal {
-                Some(deal) => {
-                    let seat0 = (&deal.stacks()[0][..], 1);
-                    a.decides.add(&variant.rules, seat0, &record, watched);
-                }
-                None => a.decides.add(
-                    &variant.rules,
-                    (engine.dealt(), variant.rules.players()),
-                    &record,
-                    watched,
-                ),
-            }
-        }
-        a.seal(block, &sums);
-        total.merge(&a);
+    let mut from = range.start;
+    while from < range.end {
+        let to = ((from / CHUNK + 1) * CHUNK).min(range.end);
+        let (chunk, _) = play_chunk(variant, seed, from..to, false, games);
+        total.merge(&chunk);
+        from = to;
     }
     total
 }
