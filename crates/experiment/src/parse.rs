@@ -521,31 +521,57 @@ impl Parser<'_> {
     /// whole milliseconds.
     fn milliseconds(&self, v: &Value<'_>, key: &str) -> Result<u32, ExperimentError> {
         let max = crate::TimeModel::MAX_MS;
-        let seconds = match v.get_ref() {
-            DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
-            DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
+        let (seconds, _) = self.number(v, key, "a number of seconds")?;
+        let ms = seconds * 1000.0;
+        if (0.0..=f64::from(max)).contains(&ms) && (ms - ms.round()).abs() < 1e-6 {
+            return Ok(ms.round() as u32);
+        }
+        Err(self.error(
+            v.span().start,
+            Some(key),
+            format!(
+                "expected seconds from 0 to {} with at most three decimals",
+                max / 1000
+            ),
+        ))
+    }
+
+    /// A finite number (an integer or a decimal), with its decimals as written (1.5e-9 has 10),
+    /// so that the value's rounding is known; `what` says what was expected.
+    pub(crate) fn number(
+        &self,
+        v: &Value<'_>,
+        key: &str,
+        what: &str,
+    ) -> Result<(f64, u32), ExperimentError> {
+        let text = match v.get_ref() {
+            DeValue::Integer(n) => n.as_str().replace('_', ""),
+            DeValue::Float(f) => f.as_str().replace('_', ""),
             other => {
                 return Err(self.error(
                     v.span().start,
                     Some(key),
-                    format!("expected a number of seconds, found {}", kind(other)),
+                    format!("expected {what}, found {}", kind(other)),
                 ));
             }
         };
-        let ms = seconds.map(|s| s * 1000.0);
-        match ms {
-            Some(ms) if (0.0..=f64::from(max)).contains(&ms) && (ms - ms.round()).abs() < 1e-6 => {
-                Ok(ms.round() as u32)
-            }
-            _ => Err(self.error(
-                v.span().start,
-                Some(key),
-                format!(
-                    "expected seconds from 0 to {} with at most three decimals",
-                    max / 1000
-                ),
-            )),
-        }
+        let x: f64 = text
+            .parse()
+            .ok()
+            .filter(|x: &f64| x.is_finite())
+            .ok_or_else(|| {
+                self.error(
+                    v.span().start,
+                    Some(key),
+                    format!("`{text}` is not a finite number"),
+                )
+            })?;
+        let (mantissa, exp) = match text.to_ascii_lowercase().split_once('e') {
+            Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
+            None => (text.clone(), 0),
+        };
+        let frac = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i32);
+        Ok((x, (frac - exp).max(0) as u32))
     }
 
     pub(crate) fn boolean(&self, v: &Value<'_>, key: &str) -> Result<bool, ExperimentError> {

@@ -187,37 +187,6 @@ impl Parser<'_> {
         };
         let mut low = None;
         let mut high = None;
-        let number = |val: &Value<'_>, full: &str| -> Result<(f64, u32), ExperimentError> {
-            let text = match val.get_ref() {
-                DeValue::Integer(n) => n.as_str().replace('_', ""),
-                DeValue::Float(f) => f.as_str().replace('_', ""),
-                other => {
-                    return Err(self.error(
-                        val.span().start,
-                        Some(full),
-                        format!("expected a number, found {}", kind(other)),
-                    ));
-                }
-            };
-            let x: f64 = text
-                .parse()
-                .ok()
-                .filter(|x: &f64| x.is_finite())
-                .ok_or_else(|| {
-                    self.error(
-                        val.span().start,
-                        Some(full),
-                        format!("`{text}` is not a finite number"),
-                    )
-                })?;
-            // Decimals as written (1.5e-9 has 10), so the value's rounding is known.
-            let (mantissa, exp) = match text.to_ascii_lowercase().split_once('e') {
-                Some((m, e)) => (m.to_string(), e.parse::<i32>().unwrap_or(0)),
-                None => (text.clone(), 0),
-            };
-            let frac = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i32);
-            Ok((x, (frac - exp).max(0) as u32))
-        };
         for (k, val) in table.iter() {
             let key = k.get_ref().as_ref();
             let full = format!("{label}.{key}");
@@ -279,12 +248,12 @@ impl Parser<'_> {
                     }
                 }
                 "value" => {
-                    let (x, d) = number(val, &full)?;
+                    let (x, d) = self.number(val, &full, "a number")?;
                     p.value = Some(x);
                     p.decimals = d;
                 }
-                "low" => low = Some(number(val, &full)?),
-                "high" => high = Some(number(val, &full)?),
+                "low" => low = Some(self.number(val, &full, "a number")?),
+                "high" => high = Some(self.number(val, &full, "a number")?),
                 "games" => p.games = Some(self.integer(val, &full, 1, u64::MAX)?),
                 "exact" => p.exact = self.boolean(val, &full)?,
                 "cap" => p.cap = Some(self.integer(val, &full, 1, u64::MAX)?),
