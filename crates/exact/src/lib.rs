@@ -31,9 +31,9 @@ mod solve;
 
 use std::fmt;
 
-use warlab_engine::{Deal, Ending, Rules};
+use warlab_engine::{Deal, Ending};
 
-pub use solve::Fraction;
+pub use solve::{Fraction, solve};
 
 /// What to solve from.
 #[derive(Clone, Debug)]
@@ -191,14 +191,3 @@ impl fmt::Display for ExactError {
 }
 
 impl std::error::Error for ExactError {}
-
-/// Solves `rules` from `start`. `progress` hears what is going on in long solves (about once
-/// a second).
-pub fn solve(
-    rules: &Rules,
-    start: &Start,
-    options: &Options,
-    progress: &mut dyn FnMut(&str),
-) -> Result<Solution, ExactError> {
-    solve::solve(rules, start, options, progress)
-}

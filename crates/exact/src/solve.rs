@@ -162,6 +162,8 @@ impl<W: Default> Tally<W> {
     }
 }
 
+/// Solves `rules` from `start`. `progress` hears what is going on in long solves (about once
+/// a second).
 pub fn solve(
     rules: &Rules,
     start: &Start,
