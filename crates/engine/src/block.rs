@@ -18,10 +18,10 @@
 //! every game, record and draw is identical to the general loop's (a property test compares
 //! the three loops game for game).
 
-use crate::duo::{self, War, pick};
+use crate::duo::{self, War};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::Rules;
+use crate::rules::{Rules, pick, pick_of};
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
 use crate::state::{Scratch, Tally};
 
@@ -76,7 +76,7 @@ pub(crate) fn run(
     );
     // SAFETY: `available()` found every feature these enable.
     unsafe {
-        match duo::pick_of(r.pickup) {
+        match pick_of(r.pickup) {
             pick::SHUFFLED => x86::run_with::<0>(r, s, t, tally, rng),
             pick::SEAT => x86::run_with::<1>(r, s, t, tally, rng),
             // In a plain battle under an ordered ranking the winner's card is the higher one.

@@ -21,37 +21,13 @@ use crate::general::{self, Fight};
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{Compare, OnEmpty, Pickup, Rules};
+use crate::rules::{Compare, OnEmpty, Pickup, Rules, pick, pick_of};
 use crate::seats::{SMALL_CAP, Seats};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally};
 use crate::table;
 
 /// One register holding the battle count (low 32 bits) and the lead changes (high 32 bits).
 pub(crate) const CHANGE: u64 = 1 << 32;
-
-/// The pick-up order of a plain battle (one card each), as the question "does the second card
-/// go under first?": 0 shuffled (a random bit), 1 seat 0's card first, 2 the winner's first
-/// (`winner-first`, `played`), 3 the loser's first, 4 the higher value first, 5 the lower.
-pub(crate) mod pick {
-    pub const SHUFFLED: u8 = 0;
-    pub const SEAT: u8 = 1;
-    pub const WINNER: u8 = 2;
-    pub const LOSER: u8 = 3;
-    pub const DESC: u8 = 4;
-    pub const ASC: u8 = 5;
-}
-
-/// The plain-battle pick-up order of `p`.
-pub(crate) fn pick_of(p: Pickup) -> u8 {
-    match p {
-        Pickup::Shuffled => pick::SHUFFLED,
-        Pickup::Seat => pick::SEAT,
-        Pickup::WinnerFirst | Pickup::Played => pick::WINNER,
-        Pickup::LoserFirst => pick::LOSER,
-        Pickup::RankDesc => pick::DESC,
-        Pickup::RankAsc => pick::ASC,
-    }
-}
 
 /// Whether the two-seat loop plays these rules.
 pub(crate) fn plays(r: &Rules) -> bool {

@@ -13,7 +13,7 @@ use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{OnEmpty, Pickup, Rules};
+use crate::rules::{Compare, OnEmpty, Pickup, Rules, pick, pick_of};
 use crate::seats::Seats;
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit};
 
@@ -59,7 +59,7 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     rng: &mut GameRng,
 ) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() {
+    if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
         return ring::<N>(r, t, s, saves, tally, rng, cap);
     }
     let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
@@ -68,21 +68,20 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
 
 /// How the run of plain battles of [`ring`] stopped.
 enum Stop {
-    /// The face-up cards tie among the seats of the mask.
+    /// The face-up cards `up` (seat `p`'s in byte `p`) tie among the seats of the mask.
     Tie(u8, [u8; MAX_PLAYERS]),
     /// A player is out, or an ending that counts cards may have come: the general
-    /// [`after`](general::after) decides, for the battle `winner` won.
+    /// [`after`](general::after) decides, for the battle this seat won.
     Check(usize),
     /// A look at the position after the battle: the safety cap, or a moment of Brent's loop
     /// detection (a position that may equal the saved one, or a save due).
     Look,
 }
 
-/// [`run_with`] for the commonest table: a face-up card from each stack, one pile. Heads,
-/// stack lengths and the counts live in local variables, and a battle carries no dependency
-/// through memory, as in the two-seat loop; wars and endings go to the [`battle`]'s own [`tie`]
-/// and [`general::after`]. Loops are found as [`cycle::brent`] finds them, with the stack
-/// lengths as a quick first test.
+/// [`run_with`] for the commonest table: a face-up card from each stack, one pile. Runs of
+/// plain battles are [`plain_run`]'s, on lanes in registers; wars and endings go to the
+/// [`battle`]'s own [`tie`] and [`general::after`]. Loops are found as [`cycle::brent`] finds
+/// them, with the stack lengths as a quick first test.
 fn ring<const N: usize>(
     r: &Rules,
     t: &mut Scratch,
@@ -99,67 +98,52 @@ fn ring<const N: usize>(
         saves.initial.copy_from(s);
         saves.tortoise.copy_from(s);
     }
+    let shape = Shape {
+        pick: pick_of(r.pickup),
+        ordered: matches!(r.compare, Compare::Ordered),
+        counted,
+        cycles,
+        cap,
+    };
+    let mask = s.cap() - 1;
     let (mut power, mut lam) = (1u64, 0u64);
-    let mut tort_l = s.l;
     loop {
+        // The seats still in the game, in seat order: lane `i` is seat `seat[i]`'s.
         let in_game = s.in_game;
-        let live = |p: usize| usize::from(in_game & bit(p) != 0);
-        let seated = u64::from(in_game.count_ones());
-        let (mut h, mut l) = (s.h, s.l);
-        let (mut battles, mut turned) = (tally.battles, tally.cards_turned);
-        // The leader as a seat number, `NONE` for none yet.
-        const NONE: u8 = u8::MAX;
-        let mut leader = tally.leader.unwrap_or(NONE);
-        let mut changes = tally.lead_changes;
-        let stop = loop {
-            battles += 1;
-            turned += seated;
-            // A seat that is out reads a card it does not own, and does not move.
-            let mut ups = 0u32;
-            for p in 0..N {
-                ups |= u32::from(s.get(p, h[p])) << (8 * p);
-                h[p] += live(p);
-                l[p] -= live(p);
-            }
-            let up = ups.to_le_bytes();
-            let best = r.best_of_first::<N>(in_game, &up);
-            if best.count_ones() != 1 {
-                break Stop::Tie(best, up);
-            }
-            let winner = best.trailing_zeros() as usize;
-            let (cards, k) = pickup::<N, false>(r, rng, winner, in_game, &[0; MAX_PLAYERS], &up);
-            // The winner's stack picked out and grown without indexing by the winner: the
-            // heads and lengths then stay in registers.
-            let held = (0..N).fold(0, |x, p| if p == winner { l[p] } else { x });
-            let head = (0..N).fold(0, |x, p| if p == winner { h[p] } else { x });
-            s.put_few(winner, head + held, held, cards, k);
-            for (p, len) in l.iter_mut().enumerate().take(N) {
-                *len += k * usize::from(p == winner);
-            }
-            // One pile: a seat's stack is all its cards.
-            if someone_out::<N>(in_game, &l) || counted {
-                break Stop::Check(winner);
-            }
-            // `Tally::note_leader`, on the counts in registers.
-            if let Some(now) = leader_of::<N>(&l) {
-                changes += u64::from(leader != NONE && leader != now);
-                leader = now;
-            }
-            if cycles {
-                lam += 1;
-                if l == tort_l || lam == power {
-                    break Stop::Look;
-                }
-            }
-            if battles >= cap {
-                break Stop::Look;
-            }
+        let mut seat = [0usize; MAX_PLAYERS];
+        let seated = (0..N).filter(|&p| in_game & bit(p) != 0).count();
+        for (i, p) in (0..N).filter(|&p| in_game & bit(p) != 0).enumerate() {
+            seat[i] = p;
+        }
+        let lanes = |x: &[usize; MAX_PLAYERS], mask: usize| {
+            (0..seated).fold(0u64, |v, i| v | ((x[seat[i]] & mask) as u64) << (16 * i))
         };
-        (s.h, s.l) = (h, l);
-        tally.battles = battles;
-        tally.cards_turned = turned;
-        tally.leader = (leader != NONE).then_some(leader);
-        tally.lead_changes = changes;
+        let mut run = Run {
+            heads: lanes(&s.h, mask),
+            lens: lanes(&s.l, LANE),
+            battles: tally.battles,
+            leader: tally.leader.unwrap_or(NONE),
+            changes: tally.lead_changes,
+            lam,
+            power,
+            tort: if cycles {
+                lanes(&saves.tortoise.l, LANE)
+            } else {
+                0
+            },
+        };
+        let stop = plain_any(r, rng, s, &shape, &seat, seated, &mut run);
+        for (i, &p) in seat.iter().enumerate().take(seated) {
+            // Ring positions are read modulo the ring; a head at least the ring's size lets
+            // a war count back from it.
+            s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
+            s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
+        }
+        tally.cards_turned += (run.battles - tally.battles) * seated as u64;
+        tally.battles = run.battles;
+        tally.leader = (run.leader != NONE).then_some(run.leader);
+        tally.lead_changes = run.changes;
+        lam = run.lam;
         let end = match stop {
             Stop::Tie(tied, up) => tie::<N, false, false>(
                 r,
@@ -199,10 +183,288 @@ fn ring<const N: usize>(
         }
         if cycles && power == lam {
             saves.tortoise.copy_from(s);
-            tort_l = s.l;
             power *= 2;
             lam = 0;
         }
+    }
+}
+
+/// A seat's lane in [`Run`]: 16 bits.
+const LANE: usize = 0xFFFF;
+/// The largest ring [`plain_run`] addresses: a head below it plus one still fits its lane.
+const LANES_RING: usize = 1 << 15;
+/// No leader yet, as [`Run::leader`] says it.
+const NONE: u8 = u8::MAX;
+
+/// What [`ring`] fixes for the whole game.
+struct Shape {
+    /// The pick-up order ([`pick`]).
+    pick: u8,
+    /// The ranking is an order (the highest card wins), not a beats-table.
+    ordered: bool,
+    /// An ending that counts cards may come after any battle ([`counts_cards`]).
+    counted: bool,
+    cycles: bool,
+    /// The safety cap on battles.
+    cap: u64,
+}
+
+/// The position and counts of a run of plain battles, kept in registers: lane `i` (16 bits) of
+/// `heads` and `lens` is the `i`-th seat still in the game, so every seat moves at once in one
+/// word operation.
+#[derive(Clone, Copy)]
+struct Run {
+    /// Ring position of each stack's top card, below the ring's size.
+    heads: u64,
+    /// Stack lengths.
+    lens: u64,
+    battles: u64,
+    /// The leader as a seat number, [`NONE`] for none yet.
+    leader: u8,
+    changes: u64,
+    /// Brent's loop detection: battles since the saved position, and the power of two at which
+    /// the next is saved; `tort`, the saved position's stack lengths as lanes.
+    lam: u64,
+    power: u64,
+    tort: u64,
+}
+
+/// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking.
+fn plain_any(
+    r: &Rules,
+    rng: &mut GameRng,
+    s: &mut Seats,
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    seated: usize,
+    run: &mut Run,
+) -> Stop {
+    macro_rules! go {
+        ($m:literal) => {
+            match (shape.pick, shape.ordered) {
+                (pick::SHUFFLED, true) => {
+                    plain_run::<$m, { pick::SHUFFLED }, true>(r, rng, s, shape, seat, run)
+                }
+                (pick::SEAT, true) => {
+                    plain_run::<$m, { pick::SEAT }, true>(r, rng, s, shape, seat, run)
+                }
+                (pick::WINNER, true) => {
+                    plain_run::<$m, { pick::WINNER }, true>(r, rng, s, shape, seat, run)
+                }
+                (pick::LOSER, true) => {
+                    plain_run::<$m, { pick::LOSER }, true>(r, rng, s, shape, seat, run)
+                }
+                (pick::DESC, true) => {
+                    plain_run::<$m, { pick::DESC }, true>(r, rng, s, shape, seat, run)
+                }
+                (_, true) => plain_run::<$m, { pick::ASC }, true>(r, rng, s, shape, seat, run),
+                (pick::SHUFFLED, false) => {
+                    plain_run::<$m, { pick::SHUFFLED }, false>(r, rng, s, shape, seat, run)
+                }
+                (pick::SEAT, false) => {
+                    plain_run::<$m, { pick::SEAT }, false>(r, rng, s, shape, seat, run)
+                }
+                (pick::WINNER, false) => {
+                    plain_run::<$m, { pick::WINNER }, false>(r, rng, s, shape, seat, run)
+                }
+                (pick::LOSER, false) => {
+                    plain_run::<$m, { pick::LOSER }, false>(r, rng, s, shape, seat, run)
+                }
+                (pick::DESC, false) => {
+                    plain_run::<$m, { pick::DESC }, false>(r, rng, s, shape, seat, run)
+                }
+                (_, false) => plain_run::<$m, { pick::ASC }, false>(r, rng, s, shape, seat, run),
+            }
+        };
+    }
+    match seated {
+        2 => go!(2),
+        3 => go!(3),
+        _ => go!(4),
+    }
+}
+
+/// Plain battles of the `M` seats still in the game (a face-up card from each stack, one pile)
+/// until one is not: a tie, a battle after which an ending may come, or a look for the safety
+/// cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
+/// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
+/// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
+/// whether the ranking is `ORDERED` are compiled in.
+#[inline(never)]
+fn plain_run<const M: usize, const PICK: u8, const ORDERED: bool>(
+    r: &Rules,
+    rng: &mut GameRng,
+    s: &mut Seats,
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    run: &mut Run,
+) -> Stop {
+    let cap = s.cap();
+    debug_assert!((8..=LANES_RING).contains(&cap));
+    let buf = &mut s.buf_mut()[..];
+    let mask = cap - 1;
+    let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
+    let wrap = ones * mask as u64;
+    // The lanes past the seats in the game read as holding a card: only an empty stack of a
+    // seat in the game reads as zero.
+    let pad = if M == 4 {
+        0
+    } else {
+        0x0001_0001_0001_0001 & !((1 << (16 * M)) - 1)
+    };
+    let base: [usize; M] = std::array::from_fn(|i| seat[i] * cap);
+    let Run {
+        mut heads,
+        mut lens,
+        mut battles,
+        mut leader,
+        mut changes,
+        mut lam,
+        power,
+        tort,
+    } = *run;
+    let stop = loop {
+        battles += 1;
+        let mut ups = 0u64;
+        for (i, &b) in base.iter().enumerate() {
+            let pos = (heads >> (16 * i)) as usize & mask;
+            ups |= u64::from(buf[b + pos]) << (8 * i);
+        }
+        heads = (heads + ones) & wrap;
+        lens -= ones;
+        let best = best_lane::<M, ORDERED>(r, ups);
+        if best & (best - 1) != 0 {
+            let (mut tied, mut up) = (0u8, [0u8; MAX_PLAYERS]);
+            for (i, &p) in seat.iter().enumerate().take(M) {
+                tied |= ((best >> i) & 1) << p;
+                up[p] = (ups >> (8 * i)) as u8;
+            }
+            break Stop::Tie(tied, up);
+        }
+        let w = best.trailing_zeros() as usize;
+        let cards = order::<M, PICK>(rng, ups, w);
+        let sh = 16 * w;
+        let head = (heads >> sh) as usize & LANE;
+        let held = (lens >> sh) as usize & LANE;
+        let at = (head + held) & mask;
+        if at + 8 <= cap && held + 8 <= cap {
+            // Eight bytes past the tail: the ones after the `M`th land where no card lies.
+            buf[base[w] + at..base[w] + at + 8].copy_from_slice(&cards.to_le_bytes());
+        } else {
+            put_wrapped(buf, base[w], mask, head + held, cards, M);
+        }
+        lens += (M as u64) << sh;
+        // One pile: a seat's stack is all its cards.
+        if has_zero_lane(lens | pad) || shape.counted {
+            break Stop::Check(seat[w]);
+        }
+        // `Tally::note_leader`, without a branch.
+        let (unique, now) = leader_lane::<M>(lens);
+        let now = seat[now] as u8;
+        changes += u64::from(unique & (leader != NONE) & (leader != now));
+        leader = if unique { now } else { leader };
+        if shape.cycles {
+            lam += 1;
+            if lens == tort || lam == power {
+                break Stop::Look;
+            }
+        }
+        if battles >= shape.cap {
+            break Stop::Look;
+        }
+    };
+    *run = Run {
+        heads,
+        lens,
+        battles,
+        leader,
+        changes,
+        lam,
+        power,
+        tort,
+    };
+    stop
+}
+
+/// The seats holding the best face-up card (seat `i`'s in byte `i` of `ups`), as a mask.
+#[inline(always)]
+fn best_lane<const M: usize, const ORDERED: bool>(r: &Rules, ups: u64) -> u8 {
+    let card = |i: usize| (ups >> (8 * i)) as u8;
+    if ORDERED {
+        let max = (0..M).map(card).max().unwrap_or(0);
+        (0..M).fold(0, |m, i| m | u8::from(card(i) == max) << i)
+    } else {
+        let up = (ups as u32).to_le_bytes();
+        r.best_of_first::<M>((1 << M) - 1, &up)
+    }
+}
+
+/// The one lane of the first `M` holding the most cards, and whether there is one (no tie):
+/// [`leader_of`] on lanes.
+#[inline(always)]
+fn leader_lane<const M: usize>(lens: u64) -> (bool, usize) {
+    let len = |i: usize| (lens >> (16 * i)) as usize & LANE;
+    let most = (0..M).map(len).max().unwrap_or(0);
+    let holders = (0..M).fold(0u8, |m, i| m | u8::from(len(i) == most) << i);
+    (
+        holders & holders.wrapping_sub(1) == 0,
+        holders.trailing_zeros() as usize,
+    )
+}
+
+/// Whether a 16-bit lane of `x` is zero (exact: a borrow only runs on from a zero lane).
+#[inline(always)]
+fn has_zero_lane(x: u64) -> bool {
+    const LOW: u64 = 0x0001_0001_0001_0001;
+    const HIGH: u64 = 0x8000_8000_8000_8000;
+    x.wrapping_sub(LOW) & !x & HIGH != 0
+}
+
+/// The pick-up of a plain battle of `M` seats that lane `w` won, from the face-up cards (lane
+/// `i`'s in byte `i`), in the order `PICK`: the cards of [`pickup`] without a prize, in a word.
+#[inline(always)]
+fn order<const M: usize, const PICK: u8>(rng: &mut GameRng, ups: u64, w: usize) -> u64 {
+    match PICK {
+        pick::SHUFFLED => rng.shuffle_word(ups, M),
+        pick::SEAT => ups,
+        pick::WINNER | pick::LOSER => {
+            // The winner's card taken out of the word, the others closing up in seat order.
+            let own = (ups >> (8 * w)) & 0xFF;
+            let below = ups & ((1 << (8 * w)) - 1);
+            let others = below | (ups >> (8 * w + 8)) << (8 * w);
+            if PICK == pick::WINNER {
+                own | others << 8
+            } else {
+                others | own << (8 * (M - 1))
+            }
+        }
+        _ => {
+            // A sorting network on the bytes, with no branch on the cards.
+            let mut b = ups.to_le_bytes();
+            for i in 1..M {
+                for j in (0..i).rev() {
+                    let (x, y) = (b[j], b[j + 1]);
+                    let (lo, hi) = (x.min(y), x.max(y));
+                    (b[j], b[j + 1]) = if PICK == pick::DESC {
+                        (hi, lo)
+                    } else {
+                        (lo, hi)
+                    };
+                }
+            }
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+/// The first `k` cards of the word `cards` written from ring position `pos` of the stretch at
+/// `base`, one at a time (where the ring wraps round, or a long stack leaves no room for a
+/// word past its tail).
+#[cold]
+#[inline(never)]
+fn put_wrapped(buf: &mut [u8], base: usize, mask: usize, pos: usize, cards: u64, k: usize) {
+    for (i, &c) in cards.to_le_bytes().iter().take(k).enumerate() {
+        buf[base + ((pos + i) & mask)] = c;
     }
 }
 

@@ -401,3 +401,30 @@ fn fast_shapes_play_the_general_loops_games() {
     eprintln!("rule sets on the table loop's ring: {ring} of 600");
     assert!(ring >= 60, "{ring}");
 }
+
+/// The table loop's ring on a deck whose ring is no longer than a few words past the longest
+/// stack (`decks = 8`: 416 cards in rings of 512), where won cards are written one at a time
+/// near the ring's end, and with two of four seats knocked out: the general loop's games.
+#[test]
+fn the_ring_plays_large_decks_like_the_general_loop() {
+    for players in ["3", "4"] {
+        for pickup in [
+            "shuffled",
+            "seat",
+            "winner-first",
+            "loser-first",
+            "rank-desc",
+        ] {
+            let rules = Rules::from_pairs([
+                ("players", players),
+                ("decks", "8"),
+                ("pickup", pickup),
+                ("safety_cap", "30000"),
+            ])
+            .unwrap();
+            let games: Vec<GameSeed> = (0..4).map(|g| GameSeed::new(11, 0, g)).collect();
+            let compared = every_loop_agrees(&rules, &games).unwrap();
+            assert!(compared.contains(&HotLoop::Table), "{rules}");
+        }
+    }
+}

@@ -7,6 +7,32 @@ use crate::rng::Draws;
 use crate::rules::{ChainedWar, Compare, DownRule, Pickup, Policy, Rules, ShortWar};
 use crate::state::MAX_PLAYERS;
 
+/// The pick-up order of a plain battle (one face-up card from each seat, no prize), as a
+/// const parameter of the loops compiled for it: 0 shuffled, 1 seat order, 2 the winner's card
+/// first and the others in seat order (`winner-first`, and `played`, which is the same with one
+/// layer), 3 the others in seat order and the winner's last (`loser-first`), 4 the higher
+/// values first, 5 the lower. With two seats: "does the second card go under first?".
+pub(crate) mod pick {
+    pub const SHUFFLED: u8 = 0;
+    pub const SEAT: u8 = 1;
+    pub const WINNER: u8 = 2;
+    pub const LOSER: u8 = 3;
+    pub const DESC: u8 = 4;
+    pub const ASC: u8 = 5;
+}
+
+/// The plain-battle pick-up order of `p`.
+pub(crate) fn pick_of(p: Pickup) -> u8 {
+    match p {
+        Pickup::Shuffled => pick::SHUFFLED,
+        Pickup::Seat => pick::SEAT,
+        Pickup::WinnerFirst | Pickup::Played => pick::WINNER,
+        Pickup::LoserFirst => pick::LOSER,
+        Pickup::RankDesc => pick::DESC,
+        Pickup::RankAsc => pick::ASC,
+    }
+}
+
 /// What a player can put into a war of `n` face-down cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Stake {

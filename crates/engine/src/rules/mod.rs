@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::cards::{CardSet, DeckKind};
 
-pub(crate) use decide::Stake;
+pub(crate) use decide::{Stake, pick, pick_of};
 pub use options::{
     ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
     RuleOptions, ShortWar, WarDown,
