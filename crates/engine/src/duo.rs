@@ -46,7 +46,7 @@ pub(crate) fn plays(r: &Rules) -> bool {
 pub(crate) fn duel_table(r: &Rules) -> Vec<u8> {
     match &r.compare {
         Compare::Ordered => Vec::new(),
-        Compare::Table { values, beats } => (0..values * values)
+        Compare::Table { values, beats, .. } => (0..values * values)
             .map(|i| {
                 let (a, b) = (i / values, i % values);
                 if beats[a * values + b] {

@@ -313,6 +313,8 @@ fn plain_run<const M: usize, const PICK: u8, const ORDERED: bool>(
         0x0001_0001_0001_0001 & !((1 << (16 * M)) - 1)
     };
     let base: [usize; M] = std::array::from_fn(|i| seat[i] * cap);
+    // Lane `i`'s seat in byte `i`, read without a load.
+    let seats = (0..M).fold(0u32, |v, i| v | (seat[i] as u32) << (8 * i));
     let Run {
         mut heads,
         mut lens,
@@ -358,11 +360,24 @@ fn plain_run<const M: usize, const PICK: u8, const ORDERED: bool>(
         if has_zero_lane(lens | pad) || shape.counted {
             break Stop::Check(seat[w]);
         }
-        // `Tally::note_leader`, without a branch.
-        let (unique, now) = leader_lane::<M>(lens);
-        let now = seat[now] as u8;
-        changes += u64::from(unique & (leader != NONE) & (leader != now));
-        leader = if unique { now } else { leader };
+        // `Tally::note_leader`. Once a game has a leader, the seat with the most cards is
+        // known after every battle; a plain battle raises only the winner's count and lowers
+        // every other by one, so the lead changes only to the winner, when it now holds more
+        // than every other seat. Without a branch on the cards.
+        let mine = (lens >> sh) as usize & LANE;
+        let winner = (seats >> (8 * w)) as u8;
+        if leader == NONE {
+            let (unique, now) = leader_lane::<M>(lens);
+            leader = if unique {
+                (seats >> (8 * now)) as u8
+            } else {
+                NONE
+            };
+        } else {
+            let takes = mine > most_lane::<M>(lens & !((LANE as u64) << sh));
+            changes += u64::from(takes & (leader != winner));
+            leader = if takes { winner } else { leader };
+        }
         if shape.cycles {
             lam += 1;
             if lens == tort || lam == power {
@@ -399,12 +414,21 @@ fn best_lane<const M: usize, const ORDERED: bool>(r: &Rules, ups: u64) -> u8 {
     }
 }
 
+/// The largest of the first `M` lanes.
+#[inline(always)]
+fn most_lane<const M: usize>(lens: u64) -> usize {
+    (0..M)
+        .map(|i| (lens >> (16 * i)) as usize & LANE)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The one lane of the first `M` holding the most cards, and whether there is one (no tie):
 /// [`leader_of`] on lanes.
 #[inline(always)]
 fn leader_lane<const M: usize>(lens: u64) -> (bool, usize) {
     let len = |i: usize| (lens >> (16 * i)) as usize & LANE;
-    let most = (0..M).map(len).max().unwrap_or(0);
+    let most = most_lane::<M>(lens);
     let holders = (0..M).fold(0u8, |m, i| m | u8::from(len(i) == most) << i);
     (
         holders & holders.wrapping_sub(1) == 0,

@@ -67,7 +67,13 @@ impl Rules {
                 let max = (0..N).map(|p| up[p] * playing(p)).max().unwrap_or(0);
                 (0..N).fold(0, |m, p| m | (playing(p) & u8::from(up[p] == max)) << p)
             }
-            Compare::Table { values, beats } => best_by_table::<N>(*values, beats, contenders, up),
+            Compare::Table {
+                beaten_by: Some(by),
+                ..
+            } => best_by_mask::<N>(by, contenders, up),
+            Compare::Table { values, beats, .. } => {
+                best_by_table::<N>(*values, beats, contenders, up)
+            }
         }
     }
 
@@ -239,9 +245,32 @@ fn append(out: &mut Vec<u8>, pot: &[u8]) {
 
 /// [`Rules::best_of`] under a ranking that is a table of which card beats which: undefeated
 /// cards win; a rock-paper-scissors round with none undefeated is a war among everyone in it.
-/// Every pair of the first `N` seats is looked up, without a branch; a seat that does not
-/// contend asks about card 0, and its answer is masked off.
+/// A seat is beaten if a value that beats its card is on the table: one lookup a seat, without
+/// a branch.
 #[inline(always)]
+fn best_by_mask<const N: usize>(
+    beaten_by: &[u64; 256],
+    contenders: u8,
+    up: &[u8; MAX_PLAYERS],
+) -> u8 {
+    let contends = |p: usize| (contenders >> p) & 1;
+    // The values on the table (a value never beats itself, so a seat's own card does not
+    // count against it).
+    let present = (0..N).fold(0u64, |m, q| m | u64::from(contends(q)) << (up[q] & 63));
+    let beaten = (0..N).fold(0u8, |m, p| {
+        m | u8::from(beaten_by[usize::from(up[p])] & present != 0) << p
+    });
+    let undefeated = contenders & !beaten;
+    if undefeated == 0 {
+        contenders
+    } else {
+        undefeated
+    }
+}
+
+/// [`best_by_mask`] for a beats-table of more than 64 values: every pair of the first `N` seats
+/// is looked up, without a branch; a seat that does not contend asks about card 0, and its
+/// answer is masked off.
 fn best_by_table<const N: usize>(
     values: usize,
     beats: &[bool],

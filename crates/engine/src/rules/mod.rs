@@ -53,8 +53,14 @@ fn err(options: &[&'static str], message: impl Into<String>) -> RulesError {
 pub(crate) enum Compare {
     /// Higher value wins; equal values tie.
     Ordered,
-    /// `beats[a * values + b]`: a beats b. Neither beating the other is a tie.
-    Table { values: usize, beats: Vec<bool> },
+    /// `beats[a * values + b]`: a beats b. Neither beating the other is a tie. With at most
+    /// 64 values, `beaten_by[b]` has bit `a` set where a beats b (for every byte `b`), so that
+    /// a table of seats is decided by one lookup a seat.
+    Table {
+        values: usize,
+        beats: Vec<bool>,
+        beaten_by: Option<Box<[u64; 256]>>,
+    },
 }
 
 /// War size, compiled.
@@ -238,7 +244,19 @@ impl Rules {
                         };
                     }
                 }
-                Compare::Table { values, beats }
+                let beaten_by = (values <= 64).then(|| {
+                    let mut by = Box::new([0u64; 256]);
+                    for (b, mask) in by.iter_mut().enumerate().take(values) {
+                        *mask =
+                            (0..values).fold(0, |m, a| m | u64::from(beats[a * values + b]) << a);
+                    }
+                    by
+                });
+                Compare::Table {
+                    values,
+                    beats,
+                    beaten_by,
+                }
             }
         };
         // A key for every byte a card can be, so that a lookup needs no bounds check.
@@ -246,7 +264,7 @@ impl Rules {
         for (a, key) in strength.iter_mut().enumerate().take(values) {
             *key = match &compare {
                 Compare::Ordered => a as u16,
-                Compare::Table { values, beats } => {
+                Compare::Table { values, beats, .. } => {
                     let wins = (0..*values).filter(|&b| beats[a * values + b]).count() as u16;
                     wins * 256 + a as u16
                 }
