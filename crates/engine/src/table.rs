@@ -59,8 +59,14 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     rng: &mut GameRng,
 ) -> GameRecord {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    if !PRIZE && !HANDS && r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
-        return ring::<N>(r, t, s, saves, tally, rng, cap);
+    if !PRIZE && r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
+        // Hands are played on the ring where no loop is looked for (a random pick or order).
+        if !HANDS {
+            return ring::<N, false>(r, t, s, saves, tally, rng, cap);
+        }
+        if !r.detects_cycles() {
+            return ring::<N, true>(r, t, s, saves, tally, rng, cap);
+        }
     }
     let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
     cycle::play_out(s, saves, tally, cap, r.detects_cycles(), &mut step)
@@ -76,13 +82,17 @@ enum Stop {
     /// A look at the position after the battle: the safety cap, or a moment of Brent's loop
     /// detection (a position that may equal the saved one, or a save due).
     Look,
+    /// Hands: a seat's stack is empty, so its hand will shrink; the next battle is [`battle`]'s.
+    Short,
 }
 
-/// [`run_with`] for the commonest table: a face-up card from each stack, one pile. Runs of
-/// plain battles are [`plain_run`]'s, on lanes in registers; wars and endings go to the
-/// [`battle`]'s own [`tie`] and [`general::after`]. Loops are found as [`cycle::brent`] finds
-/// them, with the stack lengths as a quick first test.
-fn ring<const N: usize>(
+/// [`run_with`] for the commonest tables: a face-up card from each stack, or from each full
+/// hand refilled from the stack (`HANDS`, where no loop is looked for), one pile. Runs of plain
+/// battles are [`plain_run`]'s, on lanes in registers; wars and endings go to the [`battle`]'s
+/// own [`tie`] and [`general::after`], and a battle where a hand cannot be refilled to
+/// [`battle`] itself. Loops are found as [`cycle::brent`] finds them, with the stack lengths as
+/// a quick first test.
+fn ring<const N: usize, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -93,6 +103,10 @@ fn ring<const N: usize>(
 ) -> GameRecord {
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
+    debug_assert!(
+        !(HANDS && cycles),
+        "hands on the ring only without loop detection"
+    );
     let start = tally;
     if cycles {
         saves.initial.copy_from(s);
@@ -110,6 +124,18 @@ fn ring<const N: usize>(
     loop {
         // The seats still in the game, in seat order: lane `i` is seat `seat[i]`'s.
         let in_game = s.in_game;
+        let playing = |p: usize| in_game & bit(p) != 0;
+        if HANDS
+            && (0..N).any(|p| playing(p) && (usize::from(s.hand_len[p]) < r.hand || s.l[p] == 0))
+        {
+            if let Some((end, winner)) = battle::<N, false, true>(r, t, s, &mut tally, rng) {
+                return tally.record(end, winner, None);
+            }
+            if tally.battles >= cap {
+                return tally.record(EndReason::Capped, None, None);
+            }
+            continue;
+        }
         let mut seat = [0usize; MAX_PLAYERS];
         let seated = (0..N).filter(|&p| in_game & bit(p) != 0).count();
         for (i, p) in (0..N).filter(|&p| in_game & bit(p) != 0).enumerate() {
@@ -132,8 +158,17 @@ fn ring<const N: usize>(
                 0
             },
         };
-        let stop = plain_any(r, rng, s, &shape, &seat, seated, &mut run);
+        let mut hands = [0u64; MAX_PLAYERS];
+        if HANDS {
+            for (i, &p) in seat.iter().enumerate().take(seated) {
+                hands[i] = u64::from_le_bytes(s.hands[p]);
+            }
+        }
+        let stop = plain_any::<HANDS>(r, rng, s, &shape, &seat, seated, &mut run, &mut hands);
         for (i, &p) in seat.iter().enumerate().take(seated) {
+            if HANDS {
+                s.hands[p] = hands[i].to_le_bytes();
+            }
             // Ring positions are read modulo the ring; a head at least the ring's size lets
             // a war count back from it.
             s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
@@ -145,7 +180,7 @@ fn ring<const N: usize>(
         tally.lead_changes = run.changes;
         lam = run.lam;
         let end = match stop {
-            Stop::Tie(tied, up) => tie::<N, false, false>(
+            Stop::Tie(tied, up) => tie::<N, false, HANDS>(
                 r,
                 t,
                 s,
@@ -157,7 +192,7 @@ fn ring<const N: usize>(
                 up,
             ),
             Stop::Check(winner) => general::after(r, s, &mut tally, winner, 0, 0),
-            Stop::Look => None,
+            Stop::Look | Stop::Short => None,
         };
         if let Some((end, winner)) = end {
             return tally.record(end, winner, None);
@@ -230,7 +265,8 @@ struct Run {
 }
 
 /// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking.
-fn plain_any(
+#[allow(clippy::too_many_arguments)] // the run's position, handed over
+fn plain_any<const HANDS: bool>(
     r: &Rules,
     rng: &mut GameRng,
     s: &mut Seats,
@@ -238,42 +274,47 @@ fn plain_any(
     seat: &[usize; MAX_PLAYERS],
     seated: usize,
     run: &mut Run,
+    hands: &mut [u64; MAX_PLAYERS],
 ) -> Stop {
     macro_rules! go {
         ($m:literal) => {
             match (shape.pick, shape.ordered) {
-                (pick::SHUFFLED, true) => {
-                    plain_run::<$m, { pick::SHUFFLED }, true>(r, rng, s, shape, seat, run)
-                }
+                (pick::SHUFFLED, true) => plain_run::<$m, HANDS, { pick::SHUFFLED }, true>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
                 (pick::SEAT, true) => {
-                    plain_run::<$m, { pick::SEAT }, true>(r, rng, s, shape, seat, run)
+                    plain_run::<$m, HANDS, { pick::SEAT }, true>(r, rng, s, shape, seat, run, hands)
                 }
-                (pick::WINNER, true) => {
-                    plain_run::<$m, { pick::WINNER }, true>(r, rng, s, shape, seat, run)
-                }
-                (pick::LOSER, true) => {
-                    plain_run::<$m, { pick::LOSER }, true>(r, rng, s, shape, seat, run)
-                }
+                (pick::WINNER, true) => plain_run::<$m, HANDS, { pick::WINNER }, true>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
+                (pick::LOSER, true) => plain_run::<$m, HANDS, { pick::LOSER }, true>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
                 (pick::DESC, true) => {
-                    plain_run::<$m, { pick::DESC }, true>(r, rng, s, shape, seat, run)
+                    plain_run::<$m, HANDS, { pick::DESC }, true>(r, rng, s, shape, seat, run, hands)
                 }
-                (_, true) => plain_run::<$m, { pick::ASC }, true>(r, rng, s, shape, seat, run),
-                (pick::SHUFFLED, false) => {
-                    plain_run::<$m, { pick::SHUFFLED }, false>(r, rng, s, shape, seat, run)
+                (_, true) => {
+                    plain_run::<$m, HANDS, { pick::ASC }, true>(r, rng, s, shape, seat, run, hands)
                 }
-                (pick::SEAT, false) => {
-                    plain_run::<$m, { pick::SEAT }, false>(r, rng, s, shape, seat, run)
+                (pick::SHUFFLED, false) => plain_run::<$m, HANDS, { pick::SHUFFLED }, false>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
+                (pick::SEAT, false) => plain_run::<$m, HANDS, { pick::SEAT }, false>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
+                (pick::WINNER, false) => plain_run::<$m, HANDS, { pick::WINNER }, false>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
+                (pick::LOSER, false) => plain_run::<$m, HANDS, { pick::LOSER }, false>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
+                (pick::DESC, false) => plain_run::<$m, HANDS, { pick::DESC }, false>(
+                    r, rng, s, shape, seat, run, hands,
+                ),
+                (_, false) => {
+                    plain_run::<$m, HANDS, { pick::ASC }, false>(r, rng, s, shape, seat, run, hands)
                 }
-                (pick::WINNER, false) => {
-                    plain_run::<$m, { pick::WINNER }, false>(r, rng, s, shape, seat, run)
-                }
-                (pick::LOSER, false) => {
-                    plain_run::<$m, { pick::LOSER }, false>(r, rng, s, shape, seat, run)
-                }
-                (pick::DESC, false) => {
-                    plain_run::<$m, { pick::DESC }, false>(r, rng, s, shape, seat, run)
-                }
-                (_, false) => plain_run::<$m, { pick::ASC }, false>(r, rng, s, shape, seat, run),
             }
         };
     }
@@ -289,15 +330,19 @@ fn plain_any(
 /// cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
-/// whether the ranking is `ORDERED` are compiled in.
+/// whether the ranking is `ORDERED` are compiled in. With `HANDS`, each seat plays the card
+/// its policy picks from its full hand (`hands`, lane `i`'s in word `i`) and refills the slot
+/// from its stack, as long as every stack has a card.
+#[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
-fn plain_run<const M: usize, const PICK: u8, const ORDERED: bool>(
+fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: bool>(
     r: &Rules,
     rng: &mut GameRng,
     s: &mut Seats,
     shape: &Shape,
     seat: &[usize; MAX_PLAYERS],
     run: &mut Run,
+    hands: &mut [u64; MAX_PLAYERS],
 ) -> Stop {
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -325,12 +370,27 @@ fn plain_run<const M: usize, const PICK: u8, const ORDERED: bool>(
         power,
         tort,
     } = *run;
+    let hand = r.hand;
+    let mut words: [u64; M] = std::array::from_fn(|i| hands[i]);
     let stop = loop {
+        if HANDS && has_zero_lane(lens | pad) {
+            break Stop::Short;
+        }
         battles += 1;
         let mut ups = 0u64;
         for (i, &b) in base.iter().enumerate() {
             let pos = (heads >> (16 * i)) as usize & mask;
-            ups |= u64::from(buf[b + pos]) << (8 * i);
+            let top = u64::from(buf[b + pos]);
+            if HANDS {
+                // `Holdings::draw_up`: the policy's card, its slot refilled from the stack.
+                let word = words[i];
+                let slot = r.choose(seat[i], &word.to_le_bytes()[..hand], rng);
+                let at = 8 * slot as u32;
+                ups |= ((word >> at) & 0xFF) << (8 * i);
+                words[i] = word & !(0xFF << at) | top << at;
+            } else {
+                ups |= top << (8 * i);
+            }
         }
         heads = (heads + ones) & wrap;
         lens -= ones;
@@ -388,6 +448,7 @@ fn plain_run<const M: usize, const PICK: u8, const ORDERED: bool>(
             break Stop::Look;
         }
     };
+    hands[..M].copy_from_slice(&words);
     *run = Run {
         heads,
         lens,

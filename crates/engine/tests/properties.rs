@@ -428,3 +428,53 @@ fn the_ring_plays_large_decks_like_the_general_loop() {
         }
     }
 }
+
+/// Hands on the table loop's ring (one pile, no loop looked for): every seat count, every
+/// policy and mixed policies, hands of 1 to 5 cards, with short war rules and endings that
+/// count cards; the general loop's games.
+#[test]
+fn hands_on_the_ring_play_the_general_loops_games() {
+    let mut compared = 0;
+    for players in ["2", "3", "4"] {
+        for (hand, policy) in [
+            ("3", "random"),
+            ("3", "highest"),
+            ("2", "lowest"),
+            ("5", "median"),
+            ("1", "random"),
+            ("3", "random,highest,lowest,median"),
+        ] {
+            for extra in [
+                ("pickup", "shuffled"),
+                ("pickup", "rank-asc"),
+                ("short_war", "lose"),
+                ("ranking", "peasant"),
+                ("target_cards", "30"),
+            ] {
+                let policies: Vec<&str> = policy.split(',').collect();
+                let seats: usize = players.parse().unwrap();
+                let policy = if policies.len() > 1 {
+                    policies[..seats].join(",")
+                } else {
+                    policy.to_string()
+                };
+                let rules = Rules::from_pairs([
+                    ("players", players),
+                    ("hand", hand),
+                    ("hand_policy", policy.as_str()),
+                    extra,
+                    ("safety_cap", "20000"),
+                ]);
+                let Ok(rules) = rules else { continue };
+                if rules.detects_cycles() {
+                    continue;
+                }
+                let games: Vec<GameSeed> = (0..6).map(|g| GameSeed::new(5, 1, g)).collect();
+                let loops = every_loop_agrees(&rules, &games).unwrap();
+                assert!(loops.contains(&HotLoop::Table), "{rules}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 60, "{compared}");
+}
