@@ -157,6 +157,14 @@ fn ring<const N: usize, const HANDS: bool>(
             } else {
                 0
             },
+            tort_tops: if cycles {
+                let o = &saves.tortoise;
+                (0..seated).fold(0, |v, i| {
+                    v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
+                })
+            } else {
+                0
+            },
         };
         let mut hands = [0u64; MAX_PLAYERS];
         if HANDS {
@@ -258,10 +266,13 @@ struct Run {
     leader: u8,
     changes: u64,
     /// Brent's loop detection: battles since the saved position, and the power of two at which
-    /// the next is saved; `tort`, the saved position's stack lengths as lanes.
+    /// the next is saved; `tort`, the saved position's stack lengths as lanes, and
+    /// `tort_tops` its top cards (lane `i`'s in byte `i`): a position whose lengths and tops
+    /// both match is compared in full.
     lam: u64,
     power: u64,
     tort: u64,
+    tort_tops: u64,
 }
 
 /// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking.
@@ -369,6 +380,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         mut lam,
         power,
         tort,
+        tort_tops,
     } = *run;
     let hand = r.hand;
     let mut words: [u64; M] = std::array::from_fn(|i| hands[i]);
@@ -440,7 +452,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         }
         if shape.cycles {
             lam += 1;
-            if lens == tort || lam == power {
+            if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
                 break Stop::Look;
             }
         }
@@ -458,8 +470,18 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         lam,
         power,
         tort,
+        tort_tops,
     };
     stop
+}
+
+/// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte
+/// `i`).
+#[inline(always)]
+fn tops<const M: usize>(buf: &[u8], base: &[usize; M], heads: u64, mask: usize) -> u64 {
+    (0..M).fold(0, |v, i| {
+        v | u64::from(buf[base[i] + ((heads >> (16 * i)) as usize & mask)]) << (8 * i)
+    })
 }
 
 /// The seats holding the best face-up card (seat `i`'s in byte `i` of `ups`), as a mask.
