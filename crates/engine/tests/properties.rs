@@ -399,7 +399,9 @@ fn fast_shapes_play_the_general_loops_games() {
         .unwrap();
     let ring = ring.into_inner();
     eprintln!("rule sets on the table loop's ring: {ring} of 600");
-    assert!(ring >= 60, "{ring}");
+    // About 72 of 600 on average (standard deviation about 8; the draws differ from run to
+    // run): 40 fails only when the draws stop reaching the ring.
+    assert!(ring >= 40, "{ring}");
 }
 
 /// The table loop's ring on a deck whose ring is no longer than a few words past the longest
