@@ -94,6 +94,16 @@ impl Ring {
         self.len = 0;
     }
 
+    /// The cards in order, as the one or two stretches of the buffer they lie in.
+    pub fn as_slices(&self) -> (&[u8], &[u8]) {
+        let end = self.head + self.len;
+        if end <= self.buf.len() {
+            (&self.buf[self.head..end], &[])
+        } else {
+            (&self.buf[self.head..], &self.buf[..end - self.buf.len()])
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
         (0..self.len).map(move |i| self.get(i))
     }

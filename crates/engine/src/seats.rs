@@ -86,9 +86,9 @@ impl Seats {
     pub fn load(&mut self, st: &State) {
         for p in 0..self.n {
             let stack = &st.stacks[p];
-            for (i, c) in stack.iter().enumerate() {
-                self.set(p, i, c);
-            }
+            let (front, back) = stack.as_slices();
+            self.put(p, 0, front);
+            self.put(p, front.len(), back);
             self.h[p] = 0;
             self.l[p] = stack.len();
             self.m[p] = 0;
