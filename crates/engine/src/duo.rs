@@ -259,7 +259,7 @@ fn run_with<
     }
     // Brent's algorithm, as in `cycle::brent`, with the tortoise's count of seat 0's cards as a
     // quick first test.
-    let (mut power, mut lam) = (1u64, 0u64);
+    let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut g = Regs::load(s);
     // Seat 0's cards; seat 1 holds `total - t0`.
     let mut t0 = g.l0 + g.m0;

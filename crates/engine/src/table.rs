@@ -120,10 +120,7 @@ fn ring<const N: usize, const HANDS: bool>(
         cap,
     };
     let mask = s.cap() - 1;
-    // Brent's first save comes after `FIRST_LOOK` battles rather than one: every save copies
-    // every card, and a loop is found with its exact start and period whatever the powers
-    // (the replay finds them), only a few battles later.
-    let (mut power, mut lam) = (FIRST_LOOK, 0u64);
+    let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     loop {
         // The seats still in the game, in seat order: lane `i` is seat `seat[i]`'s.
         let in_game = s.in_game;
@@ -235,8 +232,6 @@ fn ring<const N: usize, const HANDS: bool>(
     }
 }
 
-/// The battles before Brent's first save in [`ring`] (then twice as many each time).
-const FIRST_LOOK: u64 = 32;
 /// A seat's lane in [`Run`]: 16 bits.
 const LANE: usize = 0xFFFF;
 /// The largest ring [`plain_run`] addresses: a head below it plus one still fits its lane.
