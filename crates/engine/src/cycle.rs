@@ -12,7 +12,7 @@ use crate::state::{End, Tally};
 /// The battles before the specialised loops' first Brent save (then twice as many each time;
 /// [`brent`], the reference, starts at one). Every save copies every card, and a loop is found
 /// with its exact start and period whatever the powers, since the replay of [`finish_loop`]
-/// finds them: a later first save only finds it a few battles later.
+/// finds them (the powers only move when it is found, earlier or later).
 pub(crate) const FIRST_LOOK: u64 = 32;
 
 /// A position of a game that can be saved and compared exactly.

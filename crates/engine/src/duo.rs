@@ -257,8 +257,9 @@ fn run_with<
         saves.initial.copy_from(s);
         saves.tortoise.copy_from(s);
     }
-    // Brent's algorithm, as in `cycle::brent`, with the tortoise's count of seat 0's cards as a
-    // quick first test.
+    // Brent's algorithm, as in `cycle::brent` but with its first save after
+    // `cycle::FIRST_LOOK` battles, and the tortoise's count of seat 0's cards as a quick first
+    // test.
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut g = Regs::load(s);
     // Seat 0's cards; seat 1 holds `total - t0`.

@@ -3,10 +3,11 @@
 //!
 //! A battle whose opening is a prize (where the rules have one) and a face-up card from the top
 //! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
-//! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead; the
-//! commonest table (one pile, no prize, speed or hands) runs as the [`ring`], battle after
-//! battle in registers. A tie is a war on the rings ([`tie`]); short stacks, prizes with hands
-//! and `on_empty = lose` are the general [`battle`](general::battle) on the same seats.
+//! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
+//! commonest tables (one pile, no prize or speed; hands only where no loop is looked for) run
+//! as the [`ring`], battle after battle on lanes in registers. A tie is a war on the rings
+//! ([`tie`]); short stacks, prizes with hands and `on_empty = lose` are the general
+//! [`battle`](general::battle) on the same seats.
 
 use crate::cycle::{self, Position, Saves};
 use crate::general;
@@ -82,16 +83,16 @@ enum Stop {
     /// A look at the position after the battle: the safety cap, or a moment of Brent's loop
     /// detection (a position that may equal the saved one, or a save due).
     Look,
-    /// Hands: a seat's stack is empty, so its hand will shrink; the next battle is [`battle`]'s.
-    Short,
 }
 
 /// [`run_with`] for the commonest tables: a face-up card from each stack, or from each full
 /// hand refilled from the stack (`HANDS`, where no loop is looked for), one pile. Runs of plain
 /// battles are [`plain_run`]'s, on lanes in registers; wars and endings go to the [`battle`]'s
-/// own [`tie`] and [`general::after`], and a battle where a hand cannot be refilled to
-/// [`battle`] itself. Loops are found as [`cycle::brent`] finds them, with the stack lengths as
-/// a quick first test.
+/// own [`tie`] and [`general::after`], and a battle where a hand cannot be refilled (a stack is
+/// empty: [`plain_run`] stops after the battle that empties it) to [`battle`] itself. Loops are
+/// found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
+/// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
+/// and top cards match the saved one's.
 fn ring<const N: usize, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
@@ -200,7 +201,7 @@ fn ring<const N: usize, const HANDS: bool>(
                 up,
             ),
             Stop::Check(winner) => general::after(r, s, &mut tally, winner, 0, 0),
-            Stop::Look | Stop::Short => None,
+            Stop::Look => None,
         };
         if let Some((end, winner)) = end {
             return tally.record(end, winner, None);
@@ -329,6 +330,10 @@ fn plain_any<const HANDS: bool>(
             }
         };
     }
+    debug_assert!(
+        (2..=4).contains(&seated),
+        "a game with one seat in has ended"
+    );
     match seated {
         2 => go!(2),
         3 => go!(3),
@@ -385,9 +390,6 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
     let hand = r.hand;
     let mut words: [u64; M] = std::array::from_fn(|i| hands[i]);
     let stop = loop {
-        if HANDS && has_zero_lane(lens | pad) {
-            break Stop::Short;
-        }
         battles += 1;
         let mut ups = 0u64;
         for (i, &b) in base.iter().enumerate() {
@@ -432,10 +434,11 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         if has_zero_lane(lens | pad) || shape.counted {
             break Stop::Check(seat[w]);
         }
-        // `Tally::note_leader`. Once a game has a leader, the seat with the most cards is
-        // known after every battle; a plain battle raises only the winner's count and lowers
-        // every other by one, so the lead changes only to the winner, when it now holds more
-        // than every other seat. Without a branch on the cards.
+        // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
+        // seat holds strictly the most cards, the leader is that seat. A plain battle raises
+        // only the winner's count and lowers every other by one, which keeps the others'
+        // order: once a game has a leader, the lead changes only to the winner, when it now
+        // holds more than every other seat. Without a branch on the cards.
         let mine = (lens >> sh) as usize & LANE;
         let winner = (seats >> (8 * w)) as u8;
         if leader == NONE {
@@ -450,6 +453,10 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
             changes += u64::from(takes & (leader != winner));
             leader = if takes { winner } else { leader };
         }
+        debug_assert!({
+            let (unique, now) = leader_lane::<M>(lens);
+            !unique || leader == (seats >> (8 * now)) as u8
+        });
         if shape.cycles {
             lam += 1;
             if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {

@@ -404,11 +404,16 @@ fn fast_shapes_play_the_general_loops_games() {
     assert!(ring >= 40, "{ring}");
 }
 
-/// The table loop's ring on a deck whose ring is no longer than a few words past the longest
-/// stack (`decks = 8`: 416 cards in rings of 512), where won cards are written one at a time
-/// near the ring's end, and with two of four seats knocked out: the general loop's games.
+/// The table loop's ring on decks whose ring is little longer than the deck (`decks = 8`: 416
+/// cards in rings of 512; 127 ranks of 4: 508 cards in rings of 512, where a stack can come
+/// within a word of its own head and won cards are written one at a time): the general loop's
+/// games.
 #[test]
 fn the_ring_plays_large_decks_like_the_general_loop() {
+    let decks = [
+        [("decks", "8"), ("deck", "standard52")],
+        [("deck", "custom"), ("ranks", "127")],
+    ];
     for players in ["3", "4"] {
         for pickup in [
             "shuffled",
@@ -417,16 +422,41 @@ fn the_ring_plays_large_decks_like_the_general_loop() {
             "loser-first",
             "rank-desc",
         ] {
-            let rules = Rules::from_pairs([
-                ("players", players),
-                ("decks", "8"),
-                ("pickup", pickup),
-                ("safety_cap", "30000"),
-            ])
-            .unwrap();
-            let games: Vec<GameSeed> = (0..4).map(|g| GameSeed::new(11, 0, g)).collect();
-            let compared = every_loop_agrees(&rules, &games).unwrap();
-            assert!(compared.contains(&HotLoop::Table), "{rules}");
+            for deck in decks {
+                let pairs = [
+                    ("players", players),
+                    ("pickup", pickup),
+                    ("safety_cap", "30000"),
+                ];
+                let rules = Rules::from_pairs(pairs.into_iter().chain(deck)).unwrap();
+                let games: Vec<GameSeed> = (0..4).map(|g| GameSeed::new(11, 0, g)).collect();
+                let compared = every_loop_agrees(&rules, &games).unwrap();
+                assert!(compared.contains(&HotLoop::Table), "{rules}");
+            }
+        }
+    }
+}
+
+/// Deterministic rules under safety caps that fall before, between and after the specialised
+/// loops' first Brent save (`cycle::FIRST_LOOK`) and the reference's saves: a loop that closes
+/// inside the cap is reported with its start and period, one that does not is capped, in every
+/// loop alike.
+#[test]
+fn loops_and_caps_agree_whatever_the_first_save() {
+    for players in ["2", "3", "4"] {
+        for pickup in ["seat", "winner-first", "rank-asc"] {
+            for cap in ["5", "20", "31", "32", "33", "40", "64", "100", "250"] {
+                let rules = Rules::from_pairs([
+                    ("players", players),
+                    ("pickup", pickup),
+                    ("war_down", "1"),
+                    ("safety_cap", cap),
+                ])
+                .unwrap();
+                assert!(rules.detects_cycles(), "{rules}");
+                let games: Vec<GameSeed> = (0..12).map(|g| GameSeed::new(3, 2, g)).collect();
+                every_loop_agrees(&rules, &games).unwrap();
+            }
         }
     }
 }
@@ -440,6 +470,7 @@ fn hands_on_the_ring_play_the_general_loops_games() {
     for players in ["2", "3", "4"] {
         for (hand, policy) in [
             ("3", "random"),
+            ("8", "random"),
             ("3", "highest"),
             ("2", "lowest"),
             ("5", "median"),
@@ -478,5 +509,6 @@ fn hands_on_the_ring_play_the_general_loops_games() {
             }
         }
     }
+    eprintln!("hand rule sets compared: {compared}");
     assert!(compared >= 60, "{compared}");
 }
