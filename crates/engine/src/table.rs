@@ -16,7 +16,7 @@ use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{Compare, OnEmpty, Pickup, Rules, pick, pick_of};
 use crate::seats::Seats;
-use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit};
+use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
 
 /// `f::<N, PRIZE, HANDS>(args)` for the rules' number of players, prize and hands (a prize
 /// with hands is not [`plain`]).
@@ -138,8 +138,8 @@ fn ring<const N: usize, const HANDS: bool>(
             continue;
         }
         let mut seat = [0usize; MAX_PLAYERS];
-        let seated = (0..N).filter(|&p| in_game & bit(p) != 0).count();
-        for (i, p) in (0..N).filter(|&p| in_game & bit(p) != 0).enumerate() {
+        let seated = in_game.count_ones() as usize;
+        for (i, p) in seats(in_game).enumerate() {
             seat[i] = p;
         }
         let lanes = |x: &[usize; MAX_PLAYERS], mask: usize| {
@@ -375,7 +375,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
     };
     let base: [usize; M] = std::array::from_fn(|i| seat[i] * cap);
     // Lane `i`'s seat in byte `i`, read without a load.
-    let seats = (0..M).fold(0u32, |v, i| v | (seat[i] as u32) << (8 * i));
+    let seat_bytes = (0..M).fold(0u32, |v, i| v | (seat[i] as u32) << (8 * i));
     let Run {
         mut heads,
         mut lens,
@@ -439,23 +439,23 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         // only the winner's count and lowers every other by one, which keeps the others'
         // order: once a game has a leader, the lead changes only to the winner, when it now
         // holds more than every other seat. Without a branch on the cards.
-        let mine = (lens >> sh) as usize & LANE;
-        let winner = (seats >> (8 * w)) as u8;
         if leader == NONE {
             let (unique, now) = leader_lane::<M>(lens);
             leader = if unique {
-                (seats >> (8 * now)) as u8
+                (seat_bytes >> (8 * now)) as u8
             } else {
                 NONE
             };
         } else {
+            let mine = (lens >> sh) as usize & LANE;
+            let winner = (seat_bytes >> (8 * w)) as u8;
             let takes = mine > most_lane::<M>(lens & !((LANE as u64) << sh));
             changes += u64::from(takes & (leader != winner));
             leader = if takes { winner } else { leader };
         }
         debug_assert!({
             let (unique, now) = leader_lane::<M>(lens);
-            !unique || leader == (seats >> (8 * now)) as u8
+            !unique || leader == (seat_bytes >> (8 * now)) as u8
         });
         if shape.cycles {
             lam += 1;
