@@ -193,6 +193,12 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
         "players=4, peasant",
         &[("players", "4"), ("ranking", "peasant")],
     ),
+    (
+        "players=3, two-pile",
+        &[("players", "3"), ("pile", "two-pile")],
+    ),
+    ("players=4, prize", &[("players", "4"), ("prize", "true")]),
+    ("players=3, hand=3", &[("players", "3"), ("hand", "3")]),
 ];
 
 /// One shape's one-thread measurement.

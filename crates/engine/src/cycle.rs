@@ -58,49 +58,77 @@ impl<P, F: FnMut(&mut P, &mut Tally, bool) -> Option<End>> Step<P> for F {
 pub(crate) fn play_out<P: Position>(
     live: &mut P,
     saves: &mut Saves<P>,
-    mut tally: Tally,
+    tally: Tally,
     cap: u64,
     cycles: bool,
     step: &mut impl Step<P>,
 ) -> GameRecord {
+    let never = |_: &P, _: &Tally| false;
+    match play_until(live, saves, tally, cap, cycles, step, never) {
+        Ok(record) => record,
+        Err(_) => unreachable!("`never` hands nothing over"),
+    }
+}
+
+/// [`play_out`], except that it stops before the first battle from a position where
+/// `hand_off` says so, and hands back the tally (the position is `live`). A loop cannot run
+/// through such a moment where it is one that never comes back (only two seats left), so
+/// Brent's detection can stop there: the loop, if any, is found from there on.
+pub(crate) fn play_until<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    mut tally: Tally,
+    cap: u64,
+    cycles: bool,
+    step: &mut impl Step<P>,
+    hand_off: impl Fn(&P, &Tally) -> bool,
+) -> Result<GameRecord, Tally> {
     if cycles {
-        return brent(live, saves, tally, cap, step);
+        return brent(live, saves, tally, cap, step, hand_off);
     }
     loop {
+        if hand_off(live, &tally) {
+            return Err(tally);
+        }
         if let Some((end, w)) = step.step(live, &mut tally, true) {
-            return tally.record(end, w, None);
+            return Ok(tally.record(end, w, None));
         }
         if tally.battles >= cap {
-            return tally.record(EndReason::Capped, None, None);
+            return Ok(tally.record(EndReason::Capped, None, None));
         }
     }
 }
 
 /// Plays from `live` (the tally holding what came before) until the game ends, the safety cap
-/// `cap` is reached, or a position repeats. Brent: the tortoise jumps to the hare at every
-/// power of two; the first time they meet, the battles since the jump are the period.
+/// `cap` is reached, or a position repeats (or `hand_off` stops it, as in [`play_until`]).
+/// Brent: the tortoise jumps to the hare at every power of two; the first time they meet, the
+/// battles since the jump are the period.
 pub(crate) fn brent<P: Position>(
     live: &mut P,
     saves: &mut Saves<P>,
     mut tally: Tally,
     cap: u64,
     step: &mut impl Step<P>,
-) -> GameRecord {
+    hand_off: impl Fn(&P, &Tally) -> bool,
+) -> Result<GameRecord, Tally> {
     let start = tally;
     saves.initial.copy_from(live);
     saves.tortoise.copy_from(live);
     let (mut power, mut lam) = (1u64, 0u64);
     loop {
+        if hand_off(live, &tally) {
+            return Err(tally);
+        }
         if let Some((end, w)) = step.step(live, &mut tally, true) {
-            return tally.record(end, w, None);
+            return Ok(tally.record(end, w, None));
         }
         lam += 1;
         if live.same(&saves.tortoise) {
-            return finish_loop(live, saves, start, lam, step);
+            return Ok(finish_loop(live, saves, start, lam, step));
         }
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
-            return past_cap(live, saves, start, capped, step);
+            return Ok(past_cap(live, saves, start, capped, step));
         }
         if power == lam {
             saves.tortoise.copy_from(live);

@@ -7,7 +7,8 @@
 //!   whenever an observer watches.
 //! - [`HotLoop::Table`]: the table loop ([`crate::table`]) on the compact [`Seats`] layout, for
 //!   every rule set: plain battles of 3–4 players in a few steps, everything else (wars, prize,
-//!   speed, hands) by the general battle on the same seats.
+//!   speed, hands) by the general battle on the same seats. Where the rules for two allow it,
+//!   a game's last two seats go to the two-seat loops ([`LastTwo`]).
 //! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for every other 2-player rule set.
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the classic shape.
 
@@ -95,6 +96,73 @@ pub struct Engine {
     duel: Vec<u8>,
     deck: Vec<u8>,
     fresh: Vec<u8>,
+    /// The two-seat loop that plays the last two seats of a table game, where one can.
+    last_two: Option<LastTwo>,
+}
+
+/// The end of a game of 3–4 players, once only two seats are left: a 2-player game under the
+/// same rules ([`Rules::last_two`]), played by the fastest two-seat loop on its own seats.
+/// The table loop hands it over with the tally of the battles so far; the two seats' numbers
+/// are mapped to 0 and 1 in seat order (so every pick-up order keeps its order) and back.
+struct LastTwo {
+    rules: Rules,
+    hot: HotLoop,
+    scratch: Scratch,
+    seats: Seats,
+    saves: Saves<Seats>,
+    duel: Vec<u8>,
+}
+
+impl LastTwo {
+    fn new(rules: &Rules) -> Option<LastTwo> {
+        let rules = rules.last_two()?;
+        let hot = HotLoop::best(&rules);
+        if !matches!(hot, HotLoop::Duo | HotLoop::Block) {
+            return None;
+        }
+        let seats = Seats::new(&rules);
+        Some(LastTwo {
+            hot,
+            scratch: Scratch::new(&rules),
+            saves: Saves::new(&seats),
+            seats,
+            duel: duo::duel_table(&rules),
+            rules,
+        })
+    }
+
+    /// Plays the rest of the game of `from`'s two seats in the game, after the battles of
+    /// `tally`.
+    fn play(&mut self, from: &Seats, mut tally: Tally, rng: &mut GameRng) -> GameRecord {
+        let a = from.in_game.trailing_zeros() as usize;
+        let b = 7 - from.in_game.leading_zeros() as usize;
+        debug_assert_eq!(from.in_game.count_ones(), 2);
+        self.seats.take_pair(from, [a, b]);
+        tally.leader = tally.leader.map(|l| {
+            debug_assert!(
+                l as usize == a || l as usize == b,
+                "the leader is one of the two"
+            );
+            u8::from(l as usize == b)
+        });
+        let r = &self.rules;
+        let s = &mut self.seats;
+        let mut record = match self.hot {
+            #[cfg(target_arch = "x86_64")]
+            HotLoop::Block => block::run(r, s, &mut self.scratch, tally, rng),
+            _ => {
+                let ctx = duo::Ctx {
+                    r,
+                    t: &mut self.scratch,
+                    duel: &self.duel,
+                    saves: &mut self.saves,
+                };
+                duo::run(ctx, s, tally, rng)
+            }
+        };
+        record.winner = record.winner.map(|w| [a, b][usize::from(w)] as u8);
+        record
+    }
 }
 
 impl Engine {
@@ -114,12 +182,20 @@ impl Engine {
             deck: fresh.clone(),
             fresh,
             rules: rules.clone(),
+            last_two: LastTwo::new(rules),
         }
     }
 
     /// The loop that plays these rules when no observer watches.
     pub fn hot_loop(&self) -> HotLoop {
         self.hot
+    }
+
+    /// The two-seat loop that plays a table game's last two seats, if these rules have one
+    /// (3–4 players whose rules for two a two-seat loop plays).
+    #[doc(hidden)]
+    pub fn last_two_loop(&self) -> Option<HotLoop> {
+        self.last_two.as_ref().map(|l| l.hot)
     }
 
     /// Plays every later game with `hot` instead of the fastest loop, so that tests and
@@ -212,7 +288,18 @@ impl Engine {
         s.load(&self.st);
         match self.hot {
             HotLoop::General => unreachable!("played above"),
-            HotLoop::Table => table::run(r, t, s, &mut self.seat_saves, tally, rng),
+            HotLoop::Table => {
+                let saves = &mut self.seat_saves;
+                let two = self.last_two.is_some();
+                match table::run(r, t, s, saves, tally, rng, two) {
+                    table::Played::Over(record) => record,
+                    table::Played::LastTwo(tally) => self
+                        .last_two
+                        .as_mut()
+                        .expect("asked for only with a two-seat loop")
+                        .play(s, tally, rng),
+                }
+            }
             HotLoop::Duo => {
                 let ctx = duo::Ctx {
                     r,

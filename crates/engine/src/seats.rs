@@ -117,6 +117,35 @@ impl Seats {
         self.buf[i] = card;
     }
 
+    /// Takes seats `pair` of a larger table (both in the game) as seats 0 and 1, each stack
+    /// and won pile from ring position 0: the position of the game's last two seats for the
+    /// two-seat loops. Hands are not carried over (the two-seat loops play none).
+    pub fn take_pair(&mut self, from: &Seats, pair: [usize; 2]) {
+        debug_assert!(self.n == 2 && self.cap == from.cap);
+        debug_assert!(
+            pair.iter()
+                .all(|&p| from.in_game & (1 << p) != 0 && from.hand_len[p] == 0)
+        );
+        for (i, &p) in pair.iter().enumerate() {
+            let (h, len) = (from.h[p], from.l[p] + from.m[p]);
+            match from.stretch(p, h, h + len) {
+                Some(cards) => self.put(i, 0, cards),
+                None => {
+                    for k in 0..len {
+                        self.set(i, k, from.get(p, h + k));
+                    }
+                }
+            }
+            self.h[i] = 0;
+            self.l[i] = from.l[p];
+            self.m[i] = from.m[p];
+            self.wars_won[i] = from.wars_won[p];
+        }
+        self.hand_len = [0; MAX_PLAYERS];
+        self.in_game = 0b11;
+        self.shuffles = from.shuffles;
+    }
+
     /// Seat `p`'s cards at ring positions `from .. to`, if they lie in one piece (they are
     /// split only where the ring wraps round).
     #[inline]

@@ -7,7 +7,8 @@
 //! commonest tables (one pile, no prize or speed; hands only where no loop is looked for) run
 //! as the [`ring`], battle after battle on lanes in registers. A tie is a war on the rings
 //! ([`tie`]); short stacks, prizes with hands and `on_empty = lose` are the general
-//! [`battle`](general::battle) on the same seats.
+//! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
+//! the game over for the two-seat loops ([`Played::LastTwo`]).
 
 use crate::cycle::{self, Position, Saves};
 use crate::general;
@@ -36,7 +37,18 @@ macro_rules! shaped {
     };
 }
 
-/// Plays a dealt game to its end, as [`general::run`] does.
+/// How the table loop left a game.
+pub(crate) enum Played {
+    /// Played to its end.
+    Over(GameRecord),
+    /// Only two seats are left, after the battles of the tally (whose leader, if any, is one
+    /// of them): the rest of the game is a 2-player game from the seats as they stand
+    /// ([`Rules::last_two`]), for the two-seat loops. Only where the caller asked for it.
+    LastTwo(Tally),
+}
+
+/// Plays a dealt game to its end, as [`general::run`] does; or, with `last_two`, until only
+/// two seats are left (see [`Played::LastTwo`]).
 pub(crate) fn run(
     r: &Rules,
     t: &mut Scratch,
@@ -44,11 +56,12 @@ pub(crate) fn run(
     saves: &mut Saves<Seats>,
     tally: Tally,
     rng: &mut GameRng,
-) -> GameRecord {
+    last_two: bool,
+) -> Played {
     if !plain(r) {
-        return general::run(r, t, s, saves, tally, rng, &mut Quiet);
+        return Played::Over(general::run(r, t, s, saves, tally, rng, &mut Quiet));
     }
-    shaped!(r, run_with(r, t, s, saves, tally, rng))
+    shaped!(r, run_with(r, t, s, saves, tally, rng, last_two))
 }
 
 fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
@@ -58,19 +71,40 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     saves: &mut Saves<Seats>,
     tally: Tally,
     rng: &mut GameRng,
-) -> GameRecord {
+    last_two: bool,
+) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
     if !PRIZE && r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
         // Hands are played on the ring where no loop is looked for (a random pick or order).
         if !HANDS {
-            return ring::<N, false>(r, t, s, saves, tally, rng, cap);
+            return ring::<N, false>(r, t, s, saves, tally, rng, cap, last_two);
         }
         if !r.detects_cycles() {
-            return ring::<N, true>(r, t, s, saves, tally, rng, cap);
+            return ring::<N, true>(r, t, s, saves, tally, rng, cap, false);
         }
     }
     let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
-    cycle::play_out(s, saves, tally, cap, r.detects_cycles(), &mut step)
+    let cycles = r.detects_cycles();
+    if !last_two {
+        return Played::Over(cycle::play_out(s, saves, tally, cap, cycles, &mut step));
+    }
+    let hand_off = |s: &Seats, tally: &Tally| two_left(r, s, tally);
+    match cycle::play_until(s, saves, tally, cap, cycles, &mut step, hand_off) {
+        Ok(record) => Played::Over(record),
+        Err(tally) => Played::LastTwo(tally),
+    }
+}
+
+/// Whether a game can go to the two-seat loops ([`Played::LastTwo`]): two seats left; the
+/// leader, if any, one of them; under `speed`, seat 0 one of them. A leader that is out (it
+/// led, then the two left tied for the most) would not fit the two-seat loops' margin, and
+/// without seat 0 nobody grabs, which the rules for two do not say: the game goes on here.
+fn two_left(r: &Rules, s: &Seats, tally: &Tally) -> bool {
+    s.in_game.count_ones() == 2
+        && tally
+            .leader
+            .is_none_or(|l| s.in_game & bit(usize::from(l)) != 0)
+        && (r.speed.is_none() || s.in_game & 1 != 0)
 }
 
 /// How the run of plain battles of [`ring`] stopped.
@@ -93,6 +127,7 @@ enum Stop {
 /// found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
+#[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
@@ -101,7 +136,8 @@ fn ring<const N: usize, const HANDS: bool>(
     mut tally: Tally,
     rng: &mut GameRng,
     cap: u64,
-) -> GameRecord {
+    last_two: bool,
+) -> Played {
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
     debug_assert!(
@@ -130,15 +166,18 @@ fn ring<const N: usize, const HANDS: bool>(
             && (0..N).any(|p| playing(p) && (usize::from(s.hand_len[p]) < r.hand || s.l[p] == 0))
         {
             if let Some((end, winner)) = battle::<N, false, true>(r, t, s, &mut tally, rng) {
-                return tally.record(end, winner, None);
+                return Played::Over(tally.record(end, winner, None));
             }
             if tally.battles >= cap {
-                return tally.record(EndReason::Capped, None, None);
+                return Played::Over(tally.record(EndReason::Capped, None, None));
             }
             continue;
         }
-        let mut seat = [0usize; MAX_PLAYERS];
         let seated = in_game.count_ones() as usize;
+        if last_two && two_left(r, s, &tally) {
+            return Played::LastTwo(tally);
+        }
+        let mut seat = [0usize; MAX_PLAYERS];
         for (i, p) in seats(in_game).enumerate() {
             seat[i] = p;
         }
@@ -204,7 +243,7 @@ fn ring<const N: usize, const HANDS: bool>(
             Stop::Look => None,
         };
         if let Some((end, winner)) = end {
-            return tally.record(end, winner, None);
+            return Played::Over(tally.record(end, winner, None));
         }
         // Brent's step after the battle, as `cycle::brent` takes it (the run of plain battles
         // counted its own).
@@ -214,16 +253,16 @@ fn ring<const N: usize, const HANDS: bool>(
             }
             if s.same(&saves.tortoise) {
                 let mut step = plain_step::<N, false, false>(r, t, rng);
-                return cycle::finish_loop(s, saves, start, lam, &mut step);
+                return Played::Over(cycle::finish_loop(s, saves, start, lam, &mut step));
             }
         }
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
             if cycles {
                 let mut step = plain_step::<N, false, false>(r, t, rng);
-                return cycle::past_cap(s, saves, start, capped, &mut step);
+                return Played::Over(cycle::past_cap(s, saves, start, capped, &mut step));
             }
-            return capped;
+            return Played::Over(capped);
         }
         if cycles && power == lam {
             saves.tortoise.copy_from(s);

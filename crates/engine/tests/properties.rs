@@ -512,3 +512,61 @@ fn hands_on_the_ring_play_the_general_loops_games() {
     eprintln!("hand rule sets compared: {compared}");
     assert!(compared >= 60, "{compared}");
 }
+
+/// Games of 3–4 players hand their last two seats to a two-seat loop (the duo, or the block
+/// loop where the rules for two are classic). Every pick-up order with rankings, war rules
+/// and endings that the hand-over must carry (the leader, wars won, the battle count for the
+/// limit and the cap, loops found after it): the general loop's games, record for record.
+#[test]
+fn the_last_two_seats_play_the_general_loops_games() {
+    let extras: [&[(&str, &str)]; 16] = [
+        &[],
+        &[("ranking", "peasant")],
+        &[("war_down", "1"), ("short_war", "lose")],
+        &[("short_war", "last-card-up"), ("chained_war", "flip-one")],
+        &[("target_cards", "40")],
+        &[("min_cards", "3")],
+        &[("wars_to_win", "3")],
+        &[("battle_limit", "300")],
+        &[("war_down", "by-rank"), ("ranking", "aces-low")],
+        &[("decks", "2"), ("ranking", "low-wins")],
+        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+        &[("pile", "two-pile"), ("on_empty", "shuffle")],
+        &[("pile", "two-pile"), ("on_empty", "lose")],
+        &[("prize", "true")],
+        &[("speed", "0.1")],
+        &[("speed", "0.2"), ("ranking", "peasant")],
+    ];
+    let mut handed = 0;
+    for players in ["3", "4"] {
+        for pickup in [
+            "shuffled",
+            "seat",
+            "winner-first",
+            "loser-first",
+            "played",
+            "rank-desc",
+            "rank-asc",
+        ] {
+            for extra in extras {
+                let pairs = [
+                    ("players", players),
+                    ("pickup", pickup),
+                    ("safety_cap", "20000"),
+                ];
+                let rules =
+                    Rules::from_pairs(pairs.into_iter().chain(extra.iter().copied())).unwrap();
+                let engine = Engine::new(&rules);
+                assert_eq!(engine.hot_loop(), HotLoop::Table, "{rules}");
+                handed += usize::from(engine.last_two_loop().is_some());
+                let games: Vec<GameSeed> = (0..6).map(|g| GameSeed::new(17, 1, g)).collect();
+                every_loop_agrees(&rules, &games).unwrap();
+            }
+        }
+    }
+    assert_eq!(
+        handed,
+        2 * 7 * 16,
+        "every one of these hands over its last two seats"
+    );
+}

@@ -415,6 +415,19 @@ impl Rules {
         self.players
     }
 
+    /// The rules of a game of 3–4 players once only two seats are left in it: the same rules
+    /// for two players. Nothing in a battle depends on the seats that are out, so the rest of
+    /// the game is a 2-player game from that position (the engine hands it to the two-seat
+    /// loops). These rules are never dealt from: `per_player` keeps the original deal's.
+    pub(crate) fn last_two(&self) -> Option<Rules> {
+        (self.players > 2).then(|| {
+            let mut r = self.clone();
+            r.players = 2;
+            r.options.players = 2;
+            r
+        })
+    }
+
     /// Cards dealt to each player (the rest of the deck is set aside).
     pub fn cards_per_player(&self) -> usize {
         self.per_player
