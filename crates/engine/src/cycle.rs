@@ -28,7 +28,14 @@ pub(crate) struct Saves<P> {
     pub initial: P,
     pub tortoise: P,
     pub replay: P,
+    /// A byte of the position after each battle (battle `b`'s at `b % TRAIL`), where a loop
+    /// notes one: two positions whose bytes differ differ, which tells the replay where the
+    /// loop cannot have started yet ([`start_after`]).
+    pub trail: Box<[u8; TRAIL]>,
 }
+
+/// Battles a [`Saves::trail`] remembers.
+pub(crate) const TRAIL: usize = 1 << 16;
 
 impl<P: Clone> Saves<P> {
     pub fn new(p: &P) -> Saves<P> {
@@ -36,8 +43,27 @@ impl<P: Clone> Saves<P> {
             initial: p.clone(),
             tortoise: p.clone(),
             replay: p.clone(),
+            trail: Box::new([0; TRAIL]),
         }
     }
+}
+
+/// Where a loop of period `lam`, found after `now` battles of a pass that started after
+/// `first`, cannot have started yet as far as the `trail` says: one past the last battle `b`
+/// whose byte differs from battle `b + lam`'s (the position after `b` then differs from the
+/// one `lam` battles later, so it is not on the loop). `first` where the trail does not reach
+/// back to such a battle. Only a hint: [`finish_loop_after`] checks it.
+pub(crate) fn start_after(trail: &[u8; TRAIL], first: u64, now: u64, lam: u64) -> u64 {
+    let oldest = first.max(now.saturating_sub(TRAIL as u64 - 1));
+    let at = |b: u64| trail[b as usize % TRAIL];
+    let mut b = now - lam;
+    while b > oldest {
+        if at(b) != at(b + lam) {
+            return b + 1;
+        }
+        b -= 1;
+    }
+    first
 }
 
 /// One battle from a position: `Some` when the game ended. `observed` is true on the first pass
@@ -149,24 +175,51 @@ pub(crate) fn finish_loop<P: Position>(
     lam: u64,
     step: &mut impl Step<P>,
 ) -> GameRecord {
-    live.copy_from(&saves.initial);
-    saves.replay.copy_from(&saves.initial);
-    let mut ahead = start;
-    let mut behind = start;
-    for _ in 0..lam {
-        step.step(live, &mut ahead, false);
-    }
-    let mut mu = 0u64;
+    finish_loop_after(live, saves, start, lam, step, start.battles)
+}
+
+/// [`finish_loop`] for a loop that, by a hint (from [`start_after`]), starts no earlier than
+/// after `hint` battles. The hint is checked, not trusted: one copy replays alone to the
+/// battle before it, and if the position there does not come back `lam` battles later, it is
+/// not on the loop, so the loop starts later (once on the loop, every position comes back).
+/// The two copies then go on side by side from there, as in [`finish_loop`]; a wrong hint
+/// only costs a replay from the start. The replay alone to the hint saves the side-by-side
+/// battles and comparisons before it: about the loop's start.
+pub(crate) fn finish_loop_after<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    start: Tally,
+    lam: u64,
+    step: &mut impl Step<P>,
+    hint: u64,
+) -> GameRecord {
+    let mut from = hint.saturating_sub(1).max(start.battles);
+    let (mut ahead, mut behind) = loop {
+        live.copy_from(&saves.initial);
+        let mut behind = start;
+        while behind.battles < from {
+            step.step(live, &mut behind, false);
+        }
+        saves.replay.copy_from(live);
+        let mut ahead = behind;
+        for _ in 0..lam {
+            step.step(live, &mut ahead, false);
+        }
+        if from == start.battles || !live.same(&saves.replay) {
+            break (ahead, behind);
+        }
+        // The position before the hint is on the loop already: the hint was wrong.
+        from = start.battles;
+    };
     while !live.same(&saves.replay) {
         step.step(live, &mut ahead, false);
         step.step(&mut saves.replay, &mut behind, false);
-        mu += 1;
     }
     ahead.record(
         EndReason::Cycle,
         None,
         Some(Cycle {
-            start: mu + start.battles,
+            start: behind.battles,
             period: lam,
         }),
     )
@@ -200,4 +253,95 @@ pub(crate) fn past_cap<P: Position>(
         }
     }
     capped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position that walks a tail of `mu` steps into a loop of `lam`: step `i` of the walk
+    /// is at `i` until `mu + lam`, then back round the loop.
+    #[derive(Clone, PartialEq)]
+    struct Walk {
+        at: u64,
+        mu: u64,
+        lam: u64,
+    }
+
+    impl Position for Walk {
+        fn same(&self, other: &Self) -> bool {
+            self == other
+        }
+        fn copy_from(&mut self, other: &Self) {
+            self.clone_from(other);
+        }
+    }
+
+    fn step(w: &mut Walk, tally: &mut Tally, _: bool) -> Option<End> {
+        w.at = if w.at + 1 == w.mu + w.lam {
+            w.mu
+        } else {
+            w.at + 1
+        };
+        tally.battles += 1;
+        None
+    }
+
+    /// Every hint, right (at or before the loop's start) or wrong (inside the loop, or past
+    /// everything played), gives the loop's exact start and period, from any tally.
+    #[test]
+    fn any_hint_gives_the_exact_start() {
+        for (mu, lam) in [(0, 1), (0, 5), (1, 1), (7, 3), (40, 1), (40, 17), (100, 64)] {
+            for first in [0u64, 9] {
+                let walk = Walk { at: 0, mu, lam };
+                let mut saves = Saves::new(&walk);
+                saves.initial.copy_from(&walk);
+                let start = Tally {
+                    battles: first,
+                    ..Tally::default()
+                };
+                for hint in first..=first + mu + 2 * lam + 3 {
+                    let mut live = walk.clone();
+                    let record =
+                        finish_loop_after(&mut live, &mut saves, start, lam, &mut step, hint);
+                    let want = Cycle {
+                        start: first + mu,
+                        period: lam,
+                    };
+                    assert_eq!(record.cycle, Some(want), "mu {mu}, lam {lam}, hint {hint}");
+                    assert_eq!(record.battles, first + mu + lam);
+                }
+            }
+        }
+    }
+
+    /// The hint from a trail of a position's bytes is never past the loop's start, and is the
+    /// start itself when the bytes tell the tail from the loop; a trail that does not reach
+    /// back far enough gives no hint.
+    #[test]
+    fn the_trail_hints_at_or_before_the_start() {
+        let (first, mu, lam) = (5u64, 300u64, 40u64);
+        let now = first + mu + 2 * lam + 13;
+        let mut trail = Box::new([0u8; TRAIL]);
+        // On the loop a position's byte is its place in the loop; before it, a byte that
+        // differs from the one lam later only at the tail's last battle and three before it.
+        for b in first..=now {
+            let i = b - first;
+            trail[b as usize % TRAIL] = if i >= mu {
+                ((i - mu) % lam) as u8
+            } else if i == mu - 1 || i == mu - 4 {
+                200
+            } else {
+                (i as i64 - mu as i64).rem_euclid(lam as i64) as u8
+            };
+        }
+        assert_eq!(start_after(&trail, first, now, lam), first + mu);
+        // Equal bytes before the start give an earlier hint, never a later one.
+        trail[(first + mu - 1) as usize % TRAIL] = ((mu - 1 + 2 * lam - mu) % lam) as u8;
+        assert_eq!(start_after(&trail, first, now, lam), first + mu - 3);
+        // A game longer than the trail: no difference within it, no hint.
+        let long = first + TRAIL as u64 + 10;
+        let flat = Box::new([7u8; TRAIL]);
+        assert_eq!(start_after(&flat, first, long, lam), first);
+    }
 }

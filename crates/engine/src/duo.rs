@@ -16,7 +16,7 @@
 //! - endings by counting cards (all cards, `target_cards`, `min_cards`) are one range check on
 //!   seat 0's cards, and loop detection a compare of seat 0's count before the bytes.
 
-use crate::cycle::{self, Position, Saves};
+use crate::cycle::{self, Position, Saves, TRAIL};
 use crate::general::{self, Fight};
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
@@ -267,6 +267,10 @@ fn run_with<
     let mut tort_t0 = t0;
     let mut first = tally.battles;
     let mut acc = first | (tally.lead_changes << 32);
+    // Seat 0's count after each battle: two positions with different counts differ.
+    if cycles {
+        saves.trail[first as usize % TRAIL] = t0 as u8;
+    }
     // Cards turned in a battle without a war: a prize and a face-up card each, or the card.
     let turned = if PRIZE { 4 } else { 2 };
     // Played with a prize: layer by layer (both prizes, then both cards), where winner-first
@@ -320,6 +324,9 @@ fn run_with<
                     }
                     t0 = t0 + 2 - 4 * winner;
                     acc += note(&mut lead, t0, total);
+                    if cycles {
+                        saves.trail[acc as u32 as usize % TRAIL] = t0 as u8;
+                    }
                     if t0.wrapping_sub(lo + 1) >= inside
                         || acc as u32 >= cap
                         || cycles && (t0 == tort_t0 || lam + 1 == power)
@@ -352,6 +359,9 @@ fn run_with<
                 }
                 t0 = t0 + 1 - 2 * winner;
                 acc += note(&mut lead, t0, total);
+                if cycles {
+                    saves.trail[acc as u32 as usize % TRAIL] = t0 as u8;
+                }
                 if t0.wrapping_sub(lo + 1) >= inside
                     || acc as u32 >= cap
                     || cycles && (t0 == tort_t0 || lam + 1 == power)
@@ -430,6 +440,10 @@ fn run_with<
             }
             Exit::Check => {}
         }
+        // The battle's byte for the replay's hint (a plain battle noted it already).
+        if cycles {
+            saves.trail[acc as u32 as usize % TRAIL] = t0 as u8;
+        }
         // After the battle: the endings in the general loop's order, then the loop check, then
         // the cap.
         if t0 <= lo || t0 >= hi || depth > 0 && (forfeited != 0 || r.wars_to_win.is_some()) {
@@ -447,7 +461,9 @@ fn run_with<
                     let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
                         step::<PICK, TABLE>(r, t, duel, s, tally, rng)
                     };
-                    return cycle::finish_loop(s, saves, start, lam, &mut step);
+                    let hint =
+                        cycle::start_after(&saves.trail, start.battles, acc as u32 as u64, lam);
+                    return cycle::finish_loop_after(s, saves, start, lam, &mut step, hint);
                 }
             }
             if power == lam {

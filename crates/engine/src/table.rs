@@ -10,7 +10,7 @@
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
 //! the game over for the two-seat loops ([`Played::LastTwo`]).
 
-use crate::cycle::{self, Position, Saves};
+use crate::cycle::{self, Position, Saves, TRAIL};
 use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
@@ -148,6 +148,7 @@ fn ring<const N: usize, const HANDS: bool>(
     if cycles {
         saves.initial.copy_from(s);
         saves.tortoise.copy_from(s);
+        saves.trail[start.battles as usize % TRAIL] = trail_byte(s);
     }
     let shape = Shape {
         pick: pick_of(r.pickup),
@@ -212,7 +213,10 @@ fn ring<const N: usize, const HANDS: bool>(
                 hands[i] = u64::from_le_bytes(s.hands[p]);
             }
         }
-        let stop = plain_any::<HANDS>(r, rng, s, &shape, &seat, seated, &mut run, &mut hands);
+        let trail = &mut saves.trail;
+        let stop = plain_any::<HANDS>(
+            r, rng, s, &shape, &seat, seated, &mut run, &mut hands, trail,
+        );
         for (i, &p) in seat.iter().enumerate().take(seated) {
             if HANDS {
                 s.hands[p] = hands[i].to_le_bytes();
@@ -250,10 +254,14 @@ fn ring<const N: usize, const HANDS: bool>(
         if cycles {
             if !matches!(stop, Stop::Look) {
                 lam += 1;
+                saves.trail[tally.battles as usize % TRAIL] = trail_byte(s);
             }
             if s.same(&saves.tortoise) {
+                let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
                 let mut step = plain_step::<N, false, false>(r, t, rng);
-                return Played::Over(cycle::finish_loop(s, saves, start, lam, &mut step));
+                return Played::Over(cycle::finish_loop_after(
+                    s, saves, start, lam, &mut step, hint,
+                ));
             }
         }
         if tally.battles >= cap {
@@ -270,6 +278,13 @@ fn ring<const N: usize, const HANDS: bool>(
             lam = 0;
         }
     }
+}
+
+/// The byte of a position the ring notes after each battle for the replay's hint
+/// ([`cycle::start_after`]): the count of the first seat in the game (lane 0's), as
+/// [`plain_run`] notes it. Equal positions give equal bytes.
+fn trail_byte(s: &Seats) -> u8 {
+    s.l[s.in_game.trailing_zeros() as usize] as u8
 }
 
 /// A seat's lane in [`Run`]: 16 bits.
@@ -326,46 +341,47 @@ fn plain_any<const HANDS: bool>(
     seated: usize,
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
+    trail: &mut [u8; TRAIL],
 ) -> Stop {
     macro_rules! go {
         ($m:literal) => {
             match (shape.pick, shape.ordered) {
                 (pick::SHUFFLED, true) => plain_run::<$m, HANDS, { pick::SHUFFLED }, true>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
-                (pick::SEAT, true) => {
-                    plain_run::<$m, HANDS, { pick::SEAT }, true>(r, rng, s, shape, seat, run, hands)
-                }
+                (pick::SEAT, true) => plain_run::<$m, HANDS, { pick::SEAT }, true>(
+                    r, rng, s, shape, seat, run, hands, trail,
+                ),
                 (pick::WINNER, true) => plain_run::<$m, HANDS, { pick::WINNER }, true>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
                 (pick::LOSER, true) => plain_run::<$m, HANDS, { pick::LOSER }, true>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
-                (pick::DESC, true) => {
-                    plain_run::<$m, HANDS, { pick::DESC }, true>(r, rng, s, shape, seat, run, hands)
-                }
-                (_, true) => {
-                    plain_run::<$m, HANDS, { pick::ASC }, true>(r, rng, s, shape, seat, run, hands)
-                }
+                (pick::DESC, true) => plain_run::<$m, HANDS, { pick::DESC }, true>(
+                    r, rng, s, shape, seat, run, hands, trail,
+                ),
+                (_, true) => plain_run::<$m, HANDS, { pick::ASC }, true>(
+                    r, rng, s, shape, seat, run, hands, trail,
+                ),
                 (pick::SHUFFLED, false) => plain_run::<$m, HANDS, { pick::SHUFFLED }, false>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
                 (pick::SEAT, false) => plain_run::<$m, HANDS, { pick::SEAT }, false>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
                 (pick::WINNER, false) => plain_run::<$m, HANDS, { pick::WINNER }, false>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
                 (pick::LOSER, false) => plain_run::<$m, HANDS, { pick::LOSER }, false>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
                 (pick::DESC, false) => plain_run::<$m, HANDS, { pick::DESC }, false>(
-                    r, rng, s, shape, seat, run, hands,
+                    r, rng, s, shape, seat, run, hands, trail,
                 ),
-                (_, false) => {
-                    plain_run::<$m, HANDS, { pick::ASC }, false>(r, rng, s, shape, seat, run, hands)
-                }
+                (_, false) => plain_run::<$m, HANDS, { pick::ASC }, false>(
+                    r, rng, s, shape, seat, run, hands, trail,
+                ),
             }
         };
     }
@@ -398,6 +414,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
     seat: &[usize; MAX_PLAYERS],
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
+    trail: &mut [u8; TRAIL],
 ) -> Stop {
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -497,6 +514,8 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
             !unique || leader == (seat_bytes >> (8 * now)) as u8
         });
         if shape.cycles {
+            // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
+            trail[battles as usize % TRAIL] = lens as u8;
             lam += 1;
             if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
                 break Stop::Look;
