@@ -70,6 +70,14 @@ pub(crate) fn start_after(trail: &[u8; TRAIL], first: u64, now: u64, lam: u64) -
 /// (an observer sees it) and false on the replay that finds the loop's start.
 pub(crate) trait Step<P> {
     fn step(&mut self, p: &mut P, tally: &mut Tally, observed: bool) -> Option<End>;
+
+    /// Replays battles (unobserved; none of them ends the game, the first pass went past
+    /// them) until `to` have been played: a step at a time, or faster where a loop can.
+    fn leap(&mut self, p: &mut P, tally: &mut Tally, to: u64) {
+        while tally.battles < to {
+            self.step(p, tally, false);
+        }
+    }
 }
 
 impl<P, F: FnMut(&mut P, &mut Tally, bool) -> Option<End>> Step<P> for F {
@@ -197,14 +205,10 @@ pub(crate) fn finish_loop_after<P: Position>(
     let (mut ahead, mut behind) = loop {
         live.copy_from(&saves.initial);
         let mut behind = start;
-        while behind.battles < from {
-            step.step(live, &mut behind, false);
-        }
+        step.leap(live, &mut behind, from);
         saves.replay.copy_from(live);
         let mut ahead = behind;
-        for _ in 0..lam {
-            step.step(live, &mut ahead, false);
-        }
+        step.leap(live, &mut ahead, from + lam);
         if from == start.battles || !live.same(&saves.replay) {
             break (ahead, behind);
         }

@@ -157,15 +157,9 @@ fn ring<const N: usize, const HANDS: bool>(
         cycles,
         cap,
     };
-    let mask = s.cap() - 1;
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     loop {
-        // The seats still in the game, in seat order: lane `i` is seat `seat[i]`'s.
-        let in_game = s.in_game;
-        let playing = |p: usize| in_game & bit(p) != 0;
-        if HANDS
-            && (0..N).any(|p| playing(p) && (usize::from(s.hand_len[p]) < r.hand || s.l[p] == 0))
-        {
+        if HANDS && needs_draw(r, s) {
             if let Some((end, winner)) = battle::<N, false, true>(r, t, s, &mut tally, rng) {
                 return Played::Over(tally.record(end, winner, None));
             }
@@ -174,78 +168,23 @@ fn ring<const N: usize, const HANDS: bool>(
             }
             continue;
         }
-        let seated = in_game.count_ones() as usize;
         if last_two && two_left(r, s, &tally) {
             return Played::LastTwo(tally);
         }
-        let mut seat = [0usize; MAX_PLAYERS];
-        for (i, p) in seats(in_game).enumerate() {
-            seat[i] = p;
-        }
-        let lanes = |x: &[usize; MAX_PLAYERS], mask: usize| {
-            (0..seated).fold(0u64, |v, i| v | ((x[seat[i]] & mask) as u64) << (16 * i))
-        };
-        let mut run = Run {
-            heads: lanes(&s.h, mask),
-            lens: lanes(&s.l, LANE),
-            battles: tally.battles,
-            leader: tally.leader.unwrap_or(NONE),
-            changes: tally.lead_changes,
-            lam,
+        let tortoise = cycles.then_some(&saves.tortoise);
+        let (b, e) = (&mut tally, &mut lam);
+        let (stop, end) = leg::<N, HANDS>(
+            r,
+            t,
+            s,
+            b,
+            rng,
+            &shape,
+            e,
             power,
-            tort: if cycles {
-                lanes(&saves.tortoise.l, LANE)
-            } else {
-                0
-            },
-            tort_tops: if cycles {
-                let o = &saves.tortoise;
-                (0..seated).fold(0, |v, i| {
-                    v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
-                })
-            } else {
-                0
-            },
-        };
-        let mut hands = [0u64; MAX_PLAYERS];
-        if HANDS {
-            for (i, &p) in seat.iter().enumerate().take(seated) {
-                hands[i] = u64::from_le_bytes(s.hands[p]);
-            }
-        }
-        let trail = &mut saves.trail;
-        let stop = plain_any::<HANDS>(
-            r, rng, s, &shape, &seat, seated, &mut run, &mut hands, trail,
+            tortoise,
+            &mut saves.trail[..],
         );
-        for (i, &p) in seat.iter().enumerate().take(seated) {
-            if HANDS {
-                s.hands[p] = hands[i].to_le_bytes();
-            }
-            // Ring positions are read modulo the ring; a head at least the ring's size lets
-            // a war count back from it.
-            s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
-            s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
-        }
-        tally.cards_turned += (run.battles - tally.battles) * seated as u64;
-        tally.battles = run.battles;
-        tally.leader = (run.leader != NONE).then_some(run.leader);
-        tally.lead_changes = run.changes;
-        lam = run.lam;
-        let end = match stop {
-            Stop::Tie(tied, up) => tie::<N, false, HANDS>(
-                r,
-                t,
-                s,
-                &mut tally,
-                rng,
-                in_game,
-                tied,
-                [0; MAX_PLAYERS],
-                up,
-            ),
-            Stop::Check(winner) => general::after(r, s, &mut tally, winner, 0, 0),
-            Stop::Look => None,
-        };
         if let Some((end, winner)) = end {
             return Played::Over(tally.record(end, winner, None));
         }
@@ -258,7 +197,7 @@ fn ring<const N: usize, const HANDS: bool>(
             }
             if s.same(&saves.tortoise) {
                 let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
-                let mut step = plain_step::<N, false, false>(r, t, rng);
+                let mut step = Replay::<N> { r, t, rng, shape };
                 return Played::Over(cycle::finish_loop_after(
                     s, saves, start, lam, &mut step, hint,
                 ));
@@ -267,7 +206,7 @@ fn ring<const N: usize, const HANDS: bool>(
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
             if cycles {
-                let mut step = plain_step::<N, false, false>(r, t, rng);
+                let mut step = Replay::<N> { r, t, rng, shape };
                 return Played::Over(cycle::past_cap(s, saves, start, capped, &mut step));
             }
             return Played::Over(capped);
@@ -276,6 +215,115 @@ fn ring<const N: usize, const HANDS: bool>(
             saves.tortoise.copy_from(s);
             power *= 2;
             lam = 0;
+        }
+    }
+}
+
+/// Whether a seat in the game holds fewer cards in hand than the rules' hand or has an empty
+/// stack: its next battle is the table battle's, not the ring's.
+fn needs_draw(r: &Rules, s: &Seats) -> bool {
+    seats(s.in_game).any(|p| usize::from(s.hand_len[p]) < r.hand || s.l[p] == 0)
+}
+
+/// One leg of the [`ring`]: plain battles on lanes ([`plain_run`]) until one is not, then that
+/// battle's war or endings. Brent's count `lam` (against the saved `tortoise`, which is there
+/// where loops are looked for) and the power of two at which the next save is due go with it.
+#[allow(clippy::too_many_arguments)] // the loop's context, handed over
+fn leg<const N: usize, const HANDS: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    shape: &Shape,
+    lam: &mut u64,
+    power: u64,
+    tortoise: Option<&Seats>,
+    trail: &mut [u8],
+) -> (Stop, Option<End>) {
+    let mask = s.cap() - 1;
+    // The seats still in the game, in seat order: lane `i` is seat `seat[i]`'s.
+    let in_game = s.in_game;
+    let seated = in_game.count_ones() as usize;
+    let mut seat = [0usize; MAX_PLAYERS];
+    for (i, p) in seats(in_game).enumerate() {
+        seat[i] = p;
+    }
+    let lanes = |x: &[usize; MAX_PLAYERS], mask: usize| {
+        (0..seated).fold(0u64, |v, i| v | ((x[seat[i]] & mask) as u64) << (16 * i))
+    };
+    let mut run = Run {
+        heads: lanes(&s.h, mask),
+        lens: lanes(&s.l, LANE),
+        battles: tally.battles,
+        leader: tally.leader.unwrap_or(NONE),
+        changes: tally.lead_changes,
+        lam: *lam,
+        power,
+        tort: tortoise.map_or(0, |o| lanes(&o.l, LANE)),
+        tort_tops: tortoise.map_or(0, |o| {
+            (0..seated).fold(0, |v, i| {
+                v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
+            })
+        }),
+    };
+    let mut hands = [0u64; MAX_PLAYERS];
+    if HANDS {
+        for (i, &p) in seat.iter().enumerate().take(seated) {
+            hands[i] = u64::from_le_bytes(s.hands[p]);
+        }
+    }
+    let stop = plain_any::<HANDS>(r, rng, s, shape, &seat, seated, &mut run, &mut hands, trail);
+    for (i, &p) in seat.iter().enumerate().take(seated) {
+        if HANDS {
+            s.hands[p] = hands[i].to_le_bytes();
+        }
+        // Ring positions are read modulo the ring; a head at least the ring's size lets
+        // a war count back from it.
+        s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
+        s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
+    }
+    tally.cards_turned += (run.battles - tally.battles) * seated as u64;
+    tally.battles = run.battles;
+    tally.leader = (run.leader != NONE).then_some(run.leader);
+    tally.lead_changes = run.changes;
+    *lam = run.lam;
+    let end = match stop {
+        Stop::Tie(tied, up) => {
+            let prize = [0; MAX_PLAYERS];
+            tie::<N, false, HANDS>(r, t, s, tally, rng, in_game, tied, prize, up)
+        }
+        Stop::Check(winner) => general::after(r, s, tally, winner, 0, 0),
+        Stop::Look => None,
+    };
+    (stop, end)
+}
+
+/// The replays of the ring's loop detection ([`cycle::finish_loop_after`],
+/// [`cycle::past_cap`]): a battle at a time by the table [`battle`], and long stretches on the
+/// ring's lanes, as the first pass played them.
+struct Replay<'a, const N: usize> {
+    r: &'a Rules,
+    t: &'a mut Scratch,
+    rng: &'a mut GameRng,
+    shape: Shape,
+}
+
+impl<const N: usize> cycle::Step<Seats> for Replay<'_, N> {
+    fn step(&mut self, s: &mut Seats, tally: &mut Tally, _: bool) -> Option<End> {
+        battle::<N, false, false>(self.r, self.t, s, tally, self.rng)
+    }
+
+    fn leap(&mut self, s: &mut Seats, tally: &mut Tally, to: u64) {
+        let shape = Shape {
+            cycles: false,
+            cap: to,
+            ..self.shape
+        };
+        while tally.battles < to {
+            let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
+            let (_, end) = leg::<N, false>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
+            debug_assert!(end.is_none(), "a replayed battle cannot end the game");
         }
     }
 }
@@ -295,6 +343,7 @@ const LANES_RING: usize = 1 << 15;
 const NONE: u8 = u8::MAX;
 
 /// What [`ring`] fixes for the whole game.
+#[derive(Clone, Copy)]
 struct Shape {
     /// The pick-up order ([`pick`]).
     pick: u8,
@@ -341,7 +390,7 @@ fn plain_any<const HANDS: bool>(
     seated: usize,
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
-    trail: &mut [u8; TRAIL],
+    trail: &mut [u8],
 ) -> Stop {
     macro_rules! go {
         ($m:literal) => {
@@ -414,7 +463,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
     seat: &[usize; MAX_PLAYERS],
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
-    trail: &mut [u8; TRAIL],
+    trail: &mut [u8],
 ) -> Stop {
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
