@@ -208,6 +208,17 @@ impl<'a, const SMALL: bool> Duo<'a, SMALL> {
         unsafe { *self.buf.get_unchecked(i) }
     }
 
+    /// The two top cards (seat 0's in the low byte), 0 with two piles, where a stack may be
+    /// empty: the quick test of loop detection (see `run_with`).
+    #[inline(always)]
+    fn tops<const TWO: bool>(&self, g: &Regs) -> u16 {
+        if TWO {
+            0
+        } else {
+            u16::from(self.get(0, g.h0)) | u16::from(self.get(1, g.h1)) << 8
+        }
+    }
+
     #[inline(always)]
     fn set(&mut self, seat: usize, pos: usize, card: u8) {
         let i = self.index(seat, pos);
@@ -265,6 +276,16 @@ fn run_with<
     // Seat 0's cards; seat 1 holds `total - t0`.
     let mut t0 = g.l0 + g.m0;
     let mut tort_t0 = t0;
+    // With one pile, the tortoise's top cards too (a stack is all its seat's cards, so both
+    // have one inside the game): a position is compared in full only when both match.
+    let tops = |s: &Seats, g: &Regs| {
+        if TWO {
+            0
+        } else {
+            u16::from(s.get(0, g.h0)) | u16::from(s.get(1, g.h1)) << 8
+        }
+    };
+    let mut tort_tops = tops(s, &g);
     let mut first = tally.battles;
     let mut acc = first | (tally.lead_changes << 32);
     // Seat 0's count after each battle: two positions with different counts differ.
@@ -329,7 +350,8 @@ fn run_with<
                     }
                     if t0.wrapping_sub(lo + 1) >= inside
                         || acc as u32 >= cap
-                        || cycles && (t0 == tort_t0 || lam + 1 == power)
+                        || cycles
+                            && (t0 == tort_t0 && d.tops::<TWO>(&g) == tort_tops || lam + 1 == power)
                     {
                         (g.l0, g.l1) = (t0, total - t0);
                         break Exit::Check;
@@ -364,7 +386,8 @@ fn run_with<
                 }
                 if t0.wrapping_sub(lo + 1) >= inside
                     || acc as u32 >= cap
-                    || cycles && (t0 == tort_t0 || lam + 1 == power)
+                    || cycles
+                        && (t0 == tort_t0 && d.tops::<TWO>(&g) == tort_tops || lam + 1 == power)
                 {
                     if !TWO {
                         (g.l0, g.l1) = (t0, total - t0);
@@ -454,12 +477,17 @@ fn run_with<
         }
         if cycles {
             lam += 1;
-            if t0 == tort_t0 {
+            if t0 == tort_t0 && tops(s, &g) == tort_tops {
                 g.store(s);
                 if s.same(&saves.tortoise) {
                     rng.put_bits(bits);
-                    let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
-                        step::<PICK, TABLE>(r, t, duel, s, tally, rng)
+                    let plain = !TWO && !PRIZE;
+                    let mut step = Replay::<PICK, TABLE> {
+                        r,
+                        t,
+                        duel,
+                        rng,
+                        plain,
                     };
                     let hint =
                         cycle::start_after(&saves.trail, start.battles, acc as u32 as u64, lam);
@@ -470,6 +498,7 @@ fn run_with<
                 g.store(s);
                 saves.tortoise.copy_from(s);
                 tort_t0 = t0;
+                tort_tops = tops(s, &g);
                 power *= 2;
                 lam = 0;
             }
@@ -480,8 +509,13 @@ fn run_with<
                 g.store(s);
                 rng.put_bits(bits);
                 let capped = record_packed(&tally, first, acc, turned, end);
-                let mut step = |s: &mut Seats, tally: &mut Tally, _: bool| {
-                    step::<PICK, TABLE>(r, t, duel, s, tally, rng)
+                let plain = !TWO && !PRIZE;
+                let mut step = Replay::<PICK, TABLE> {
+                    r,
+                    t,
+                    duel,
+                    rng,
+                    plain,
                 };
                 return cycle::past_cap(s, saves, start, capped, &mut step);
             }
@@ -615,6 +649,73 @@ fn step<const PICK: u8, const TABLE: bool>(
     let (x, y) = pair::<PICK>(winner, a, b, false);
     s.give(r, winner, &[x, y]);
     settled(r, s, tally, winner, 0, 0)
+}
+
+/// The replays of the two-seat loop's detection ([`cycle::finish_loop_after`],
+/// [`cycle::past_cap`]): a battle at a time by [`step`], and long stretches of a card against
+/// a card from one pile (`plain`) in registers, as the first pass played them.
+struct Replay<'a, const PICK: u8, const TABLE: bool> {
+    r: &'a Rules,
+    t: &'a mut Scratch,
+    duel: &'a [u8],
+    rng: &'a mut GameRng,
+    plain: bool,
+}
+
+impl<const PICK: u8, const TABLE: bool> cycle::Step<Seats> for Replay<'_, PICK, TABLE> {
+    fn step(&mut self, s: &mut Seats, tally: &mut Tally, _: bool) -> Option<End> {
+        step::<PICK, TABLE>(self.r, self.t, self.duel, s, tally, self.rng)
+    }
+
+    /// Plain battles in registers up to the next tie, which [`step`] plays; replayed battles
+    /// end nothing (the first pass went past them), so only ties stop a stretch.
+    fn leap(&mut self, s: &mut Seats, tally: &mut Tally, to: u64) {
+        if !self.plain {
+            while tally.battles < to {
+                self.step(s, tally, false);
+            }
+            return;
+        }
+        let values = self.r.cards.values();
+        // One pile: a seat's stack is all its cards.
+        let total = s.l[0] + s.l[1];
+        while tally.battles < to {
+            let (mut h0, mut h1, mut t0) = (s.h[0], s.h[1], s.l[0]);
+            let mut lead = margin_of(tally.leader);
+            let (mut battles, mut changes) = (tally.battles, 0);
+            {
+                let mut d = Duo::<false>::new(s.buf_mut());
+                while battles < to {
+                    let (a, b) = (d.get(0, h0), d.get(1, h1));
+                    let outcome = duel_of::<TABLE>(self.duel, values, a, b);
+                    if outcome == 2 {
+                        break;
+                    }
+                    h0 += 1;
+                    h1 += 1;
+                    battles += 1;
+                    let winner = usize::from(outcome);
+                    let (x, y) = pair::<PICK>(winner, a, b, false);
+                    // The winner's tail, behind its remaining stack, as the loop finds it.
+                    let (tail0, tail1) = (h0 + t0 - 1, h1 + (total - t0) - 1);
+                    let tail = tail0 ^ ((tail0 ^ tail1) & 0usize.wrapping_sub(winner));
+                    d.set(winner, tail, x);
+                    d.set(winner, tail + 1, y);
+                    t0 = t0 + 1 - 2 * winner;
+                    changes += note(&mut lead, t0, total) / CHANGE;
+                }
+            }
+            (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, t0, total - t0);
+            tally.cards_turned += 2 * (battles - tally.battles);
+            tally.battles = battles;
+            tally.lead_changes += changes;
+            tally.leader = (lead != 0).then_some(u8::from(lead < 0));
+            if battles < to {
+                // A tie: the war is the step's.
+                self.step(s, tally, false);
+            }
+        }
+    }
 }
 
 /// After a battle of [`step`]: the lead, who is out and the endings, from seat 0's count.
