@@ -479,6 +479,8 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         0x0001_0001_0001_0001 & !((1 << (16 * M)) - 1)
     };
     let base: [usize; M] = std::array::from_fn(|i| seat[i] * cap);
+    // Every lane's stretch lies in the buffer: the reads and the store below stay inside it.
+    assert!(base.iter().all(|&b| b + cap <= buf.len()));
     // Lane `i`'s seat in byte `i`, read without a load.
     let seat_bytes = (0..M).fold(0u32, |v, i| v | (seat[i] as u32) << (8 * i));
     let Run {
@@ -499,7 +501,8 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         let mut ups = 0u64;
         for (i, &b) in base.iter().enumerate() {
             let pos = (heads >> (16 * i)) as usize & mask;
-            let top = u64::from(buf[b + pos]);
+            // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
+            let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
             if HANDS {
                 // `Holdings::draw_up`: the policy's card, its slot refilled from the stack.
                 let word = words[i];
@@ -522,17 +525,25 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
             }
             break Stop::Tie(tied, up);
         }
+        // The best card's lane: `best` has a bit set, and none above the `M` lanes.
         let w = best.trailing_zeros() as usize;
+        debug_assert!(w < M);
         let cards = order::<M, PICK>(rng, ups, w);
         let sh = 16 * w;
         let head = (heads >> sh) as usize & LANE;
         let held = (lens >> sh) as usize & LANE;
         let at = (head + held) & mask;
+        // SAFETY: `w < M` (above).
+        let stretch = unsafe { *base.get_unchecked(w) };
         if at + 8 <= cap && held + 8 <= cap {
             // Eight bytes past the tail: the ones after the `M`th land where no card lies.
-            buf[base[w] + at..base[w] + at + 8].copy_from_slice(&cards.to_le_bytes());
+            // SAFETY: `at + 8 <= cap`, and the stretch lies in `buf` (asserted).
+            unsafe {
+                let to = buf.as_mut_ptr().add(stretch + at);
+                std::ptr::write_unaligned(to.cast::<u64>(), cards.to_le());
+            }
         } else {
-            put_wrapped(buf, base[w], mask, head + held, cards, M);
+            put_wrapped(buf, stretch, mask, head + held, cards, M);
         }
         lens += (M as u64) << sh;
         // One pile: a seat's stack is all its cards.
