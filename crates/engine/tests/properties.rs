@@ -570,3 +570,28 @@ fn the_last_two_seats_play_the_general_loops_games() {
         "every one of these hands over its last two seats"
     );
 }
+
+/// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the
+/// 3-seat loops of `players=3, pickup=seat` run to periods of 180,180 battles. Among the first
+/// games of a seed, those whose loop closes after more battles than that are played by every
+/// loop: the same start and period.
+#[test]
+fn loops_longer_than_the_trail_play_alike() {
+    let rules = Rules::from_pairs([("players", "3"), ("pickup", "seat")]).unwrap();
+    let mut engine = Engine::new(&rules);
+    let long: Vec<GameSeed> = (0..4000)
+        .map(|g| GameSeed::new(1, 0, g))
+        .filter(|&id| {
+            engine
+                .play(id)
+                .cycle
+                .is_some_and(|c| c.start + c.period > 1 << 16)
+        })
+        .take(3)
+        .collect();
+    assert!(
+        !long.is_empty(),
+        "no loop longer than the trail in 4,000 games"
+    );
+    every_loop_agrees(&rules, &long).unwrap();
+}
