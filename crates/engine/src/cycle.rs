@@ -106,8 +106,8 @@ pub(crate) fn play_out<P: Position>(
 
 /// [`play_out`], except that it stops before the first battle from a position where
 /// `hand_off` says so, and hands back the tally (the position is `live`). A loop cannot run
-/// through such a moment where it is one that never comes back (only two seats left), so
-/// Brent's detection can stop there: the loop, if any, is found from there on.
+/// through a position that no earlier one can equal (the first with only two seats left), so
+/// at such a moment Brent's detection can stop: the loop, if any, is found from there on.
 pub(crate) fn play_until<P: Position>(
     live: &mut P,
     saves: &mut Saves<P>,
@@ -115,7 +115,7 @@ pub(crate) fn play_until<P: Position>(
     cap: u64,
     cycles: bool,
     step: &mut impl Step<P>,
-    hand_off: impl Fn(&P, &Tally) -> bool,
+    mut hand_off: impl FnMut(&P, &Tally) -> bool,
 ) -> Result<GameRecord, Tally> {
     if cycles {
         return brent(live, saves, tally, cap, step, hand_off);
@@ -143,7 +143,7 @@ pub(crate) fn brent<P: Position>(
     mut tally: Tally,
     cap: u64,
     step: &mut impl Step<P>,
-    hand_off: impl Fn(&P, &Tally) -> bool,
+    mut hand_off: impl FnMut(&P, &Tally) -> bool,
 ) -> Result<GameRecord, Tally> {
     let start = tally;
     saves.initial.copy_from(live);

@@ -106,7 +106,10 @@ pub struct Engine {
 /// are mapped to 0 and 1 in seat order (so every pick-up order keeps its order) and back.
 struct LastTwo {
     rules: Rules,
-    hot: HotLoop,
+    /// The two-seat loop that plays, or `None` where a test keeps the game in the table loop.
+    hot: Option<HotLoop>,
+    /// Games handed over so far (the tests check that the hand-over happens).
+    games: u64,
     scratch: Scratch,
     seats: Seats,
     saves: Saves<Seats>,
@@ -122,7 +125,8 @@ impl LastTwo {
         }
         let seats = Seats::new(&rules);
         Some(LastTwo {
-            hot,
+            hot: Some(hot),
+            games: 0,
             scratch: Scratch::new(&rules),
             saves: Saves::new(&seats),
             seats,
@@ -145,9 +149,10 @@ impl LastTwo {
             );
             u8::from(l as usize == b)
         });
+        self.games += 1;
         let r = &self.rules;
         let s = &mut self.seats;
-        let mut record = match self.hot {
+        let mut record = match self.hot.expect("handed over only to a loop") {
             #[cfg(target_arch = "x86_64")]
             HotLoop::Block => block::run(r, s, &mut self.scratch, tally, rng),
             _ => {
@@ -195,7 +200,29 @@ impl Engine {
     /// (3–4 players whose rules for two a two-seat loop plays).
     #[doc(hidden)]
     pub fn last_two_loop(&self) -> Option<HotLoop> {
-        self.last_two.as_ref().map(|l| l.hot)
+        self.last_two.as_ref().and_then(|l| l.hot)
+    }
+
+    /// Has the last two seats of a table game played by `hot` (the duo or the block loop), or
+    /// kept in the table loop (`None`), so that tests can compare every way. Returns `false`
+    /// (and changes nothing) where these rules have no last two seats for that loop.
+    #[doc(hidden)]
+    pub fn force_last_two_loop(&mut self, hot: Option<HotLoop>) -> bool {
+        let Some(last) = self.last_two.as_mut() else {
+            return false;
+        };
+        let ok =
+            hot.is_none_or(|h| matches!(h, HotLoop::Duo | HotLoop::Block) && h.plays(&last.rules));
+        if ok {
+            last.hot = hot;
+        }
+        ok
+    }
+
+    /// Games whose last two seats went to a two-seat loop since this engine was made.
+    #[doc(hidden)]
+    pub fn last_two_games(&self) -> u64 {
+        self.last_two.as_ref().map_or(0, |l| l.games)
     }
 
     /// Plays every later game with `hot` instead of the fastest loop, so that tests and
@@ -290,7 +317,7 @@ impl Engine {
             HotLoop::General => unreachable!("played above"),
             HotLoop::Table => {
                 let saves = &mut self.seat_saves;
-                let two = self.last_two.is_some();
+                let two = self.last_two.as_ref().is_some_and(|l| l.hot.is_some());
                 match table::run(r, t, s, saves, tally, rng, two) {
                     table::Played::Over(record) => record,
                     table::Played::LastTwo(tally) => self

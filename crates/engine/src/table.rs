@@ -88,22 +88,29 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     if !last_two {
         return Played::Over(cycle::play_out(s, saves, tally, cap, cycles, &mut step));
     }
-    let hand_off = |s: &Seats, tally: &Tally| two_left(r, s, tally);
+    let mut open = true;
+    let hand_off = |s: &Seats, tally: &Tally| hand_over(r, s, tally, &mut open);
     match cycle::play_until(s, saves, tally, cap, cycles, &mut step, hand_off) {
         Ok(record) => Played::Over(record),
         Err(tally) => Played::LastTwo(tally),
     }
 }
 
-/// Whether a game can go to the two-seat loops ([`Played::LastTwo`]): two seats left; the
-/// leader, if any, one of them; under `speed`, seat 0 one of them. A leader that is out (it
-/// led, then the two left tied for the most) would not fit the two-seat loops' margin, and
-/// without seat 0 nobody grabs, which the rules for two do not say: the game goes on here.
-fn two_left(r: &Rules, s: &Seats, tally: &Tally) -> bool {
-    s.in_game.count_ones() == 2
-        && tally
-            .leader
-            .is_none_or(|l| s.in_game & bit(usize::from(l)) != 0)
+/// Whether a game goes to the two-seat loops ([`Played::LastTwo`]) now: at the first position
+/// with two seats left (`open` until then) and only there, since a loop may run through any
+/// later one, where Brent's detection in the two-seat loops would find it late. There, if the
+/// leader, if any, is one of the two (one that is out would not fit the two-seat loops' margin;
+/// it cannot be, as the two left cannot tie after the battle that put the third out) and,
+/// under `speed`, seat 0 is one of them (without it nobody grabs, which the rules for two do
+/// not say). Otherwise the game stays here to its end.
+fn hand_over(r: &Rules, s: &Seats, tally: &Tally, open: &mut bool) -> bool {
+    if !*open || s.in_game.count_ones() != 2 {
+        return false;
+    }
+    *open = false;
+    tally
+        .leader
+        .is_none_or(|l| s.in_game & bit(usize::from(l)) != 0)
         && (r.speed.is_none() || s.in_game & 1 != 0)
 }
 
@@ -158,6 +165,7 @@ fn ring<const N: usize, const HANDS: bool>(
         cap,
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
+    let mut open = last_two;
     loop {
         if HANDS && needs_draw(r, s) {
             if let Some((end, winner)) = battle::<N, false, true>(r, t, s, &mut tally, rng) {
@@ -168,7 +176,7 @@ fn ring<const N: usize, const HANDS: bool>(
             }
             continue;
         }
-        if last_two && two_left(r, s, &tally) {
+        if hand_over(r, s, &tally, &mut open) {
             return Played::LastTwo(tally);
         }
         let tortoise = cycles.then_some(&saves.tortoise);

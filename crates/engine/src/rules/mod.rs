@@ -418,7 +418,9 @@ impl Rules {
     /// The rules of a game of 3–4 players once only two seats are left in it: the same rules
     /// for two players. Nothing in a battle depends on the seats that are out, so the rest of
     /// the game is a 2-player game from that position (the engine hands it to the two-seat
-    /// loops). These rules are never dealt from: `per_player` keeps the original deal's.
+    /// loops). These rules are never dealt from: `per_player` keeps the original deal's, so
+    /// `cards_per_player` and `cards_in_play` do not describe the game (the two-seat loops
+    /// count the cards the seats hold).
     pub(crate) fn last_two(&self) -> Option<Rules> {
         (self.players > 2).then(|| {
             let mut r = self.clone();
