@@ -127,16 +127,7 @@ impl Seats {
                 .all(|&p| from.in_game & (1 << p) != 0 && from.hand_len[p] == 0)
         );
         for (i, &p) in pair.iter().enumerate() {
-            let (h, len) = (from.h[p], from.l[p] + from.m[p]);
-            match from.stretch(p, h, h + len) {
-                Some(cards) => self.put(i, 0, cards),
-                None => {
-                    for k in 0..len {
-                        self.set(i, k, from.get(p, h + k));
-                    }
-                }
-            }
-            self.h[i] = 0;
+            self.copy_cards(i, from, p);
             self.l[i] = from.l[p];
             self.m[i] = from.m[p];
             self.wars_won[i] = from.wars_won[p];
@@ -144,6 +135,21 @@ impl Seats {
         self.hand_len = [0; MAX_PLAYERS];
         self.in_game = 0b11;
         self.shuffles = from.shuffles;
+    }
+
+    /// Seat `p`'s cards (stack and won pile) of `from` as seat `to`'s here, from ring position
+    /// 0 (the head set to it; the lengths are the caller's).
+    fn copy_cards(&mut self, to: usize, from: &Seats, p: usize) {
+        let (h, len) = (from.h[p], from.l[p] + from.m[p]);
+        match from.stretch(p, h, h + len) {
+            Some(cards) => self.put(to, 0, cards),
+            None => {
+                for k in 0..len {
+                    self.set(to, k, from.get(p, h + k));
+                }
+            }
+        }
+        self.h[to] = 0;
     }
 
     /// Seat `p`'s cards at ring positions `from .. to`, if they lie in one piece (they are
@@ -261,16 +267,7 @@ impl Position for Seats {
 
     fn copy_from(&mut self, o: &Seats) {
         for p in 0..self.n {
-            let (h, len) = (o.h[p], o.l[p] + o.m[p]);
-            match o.stretch(p, h, h + len) {
-                Some(cards) => self.put(p, 0, cards),
-                None => {
-                    for i in 0..len {
-                        self.set(p, i, o.get(p, h + i));
-                    }
-                }
-            }
-            self.h[p] = 0;
+            self.copy_cards(p, o, p);
         }
         self.l = o.l;
         self.m = o.m;
