@@ -303,8 +303,14 @@ fn run_with<
         // Plain battles, with the buffer borrowed, until something needs the seats as a whole.
         let exit = {
             let mut d = Duo::<SMALL>::new(s.buf_mut());
-            loop {
-                if TWO && (g.l0 == 0 || g.l1 == 0) {
+            // Two piles: during the run, `l` is where a stack ends and `m` where its won pile
+            // does (the tail), so a battle moves the heads and the winner's tail only.
+            if TWO {
+                (g.l0, g.l1) = (g.h0 + g.l0, g.h1 + g.l1);
+                (g.m0, g.m1) = (g.l0 + g.m0, g.l1 + g.m1);
+            }
+            let exit = loop {
+                if TWO && (g.h0 == g.l0 || g.h1 == g.l1) {
                     break Exit::Empty;
                 }
                 // A prize from each player and a card to turn up after it (one pile: the stack
@@ -320,10 +326,6 @@ fn run_with<
                 let b = d.get(1, g.h1 + k);
                 g.h0 += 1 + k;
                 g.h1 += 1 + k;
-                if TWO {
-                    g.l0 -= 1;
-                    g.l1 -= 1;
-                }
                 // Under `speed`, seat 0 grabs the cards before they are compared (a draw every
                 // battle, before the pick-up's).
                 let grab = SPEED && rng.next_u64() < speed;
@@ -368,7 +370,7 @@ fn run_with<
                 // Who wins is a coin toss to the branch predictor: both tails are computed and
                 // one is picked by a mask.
                 let (tail0, tail1) = if TWO {
-                    (g.h0 + g.l0 + g.m0, g.h1 + g.l1 + g.m1)
+                    (g.m0, g.m1)
                 } else {
                     (g.h0 + t0 - 1, g.h1 + (total - t0) - 1)
                 };
@@ -395,7 +397,12 @@ fn run_with<
                     break Exit::Check;
                 }
                 lam += u64::from(cycles);
+            };
+            if TWO {
+                (g.m0, g.m1) = (g.m0 - g.l0, g.m1 - g.l1);
+                (g.l0, g.l1) = (g.l0 - g.h0, g.l1 - g.h1);
             }
+            exit
         };
         let (mut depth, mut forfeited) = (0, 0u8);
         match exit {
