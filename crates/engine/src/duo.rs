@@ -793,17 +793,28 @@ pub(crate) fn war(
     let tied = [s.h[0] - need, s.h[1] - need];
     let mut depth = 0u32;
     let mut decided = None;
+    // Under `on_empty = turn-over` a won pile lies right behind its stack and turns over where
+    // it lies (`Seats::turn_over` moves no card): a round may run on into it, and the table
+    // cards are still one stretch.
+    let feeds = r.two_pile == Some(OnEmpty::TurnOver);
     if !r.cause_to_loser {
         let values = r.cards.values();
+        let supply = |s: &Seats, p: usize| s.l[p] + if feeds { s.m[p] } else { 0 };
         loop {
             let n = r.war_size(depth + 1, up[0]);
-            if s.l[0] <= n || s.l[1] <= n {
+            if supply(s, 0) <= n || supply(s, 1) <= n {
                 break;
             }
             depth += 1;
             tally.wars += 1;
             tally.cards_turned += 2 * (n as u64 + 1);
             for (p, card) in up.iter_mut().enumerate().take(2) {
+                if s.l[p] <= n {
+                    // The stack runs out during the round: the general draw turns the pile
+                    // over when it finds the stack empty.
+                    s.l[p] += s.m[p];
+                    s.m[p] = 0;
+                }
                 s.h[p] += n + 1;
                 s.l[p] -= n + 1;
                 *card = s.get(p, s.h[p] - 1);
