@@ -793,30 +793,46 @@ pub(crate) fn war(
     let tied = [s.h[0] - need, s.h[1] - need];
     let mut depth = 0u32;
     let mut decided = None;
-    // Under `on_empty = turn-over` a won pile lies right behind its stack and turns over where
-    // it lies (`Seats::turn_over` moves no card): a round may run on into it, and the table
-    // cards are still one stretch.
-    let feeds = r.two_pile == Some(OnEmpty::TurnOver);
+    // A won pile lies right behind its stack and turns over where it lies (shuffled there under
+    // `on_empty = shuffle`): a round may run on into it, and the table cards are still one
+    // stretch; unless a pile to shuffle wraps round the ring, which `Seats::turn_over` rotates.
+    let feeds = matches!(r.two_pile, Some(OnEmpty::TurnOver | OnEmpty::Shuffle));
+    let shuffles = r.two_pile == Some(OnEmpty::Shuffle);
     if !r.cause_to_loser {
         let values = r.cards.values();
         let supply = |s: &Seats, p: usize| s.l[p] + if feeds { s.m[p] } else { 0 };
+        let wraps = |s: &Seats, p: usize| {
+            let pile = s.h[p] + s.l[p];
+            s.stretch(p, pile, pile + s.m[p]).is_none()
+        };
         loop {
             let n = r.war_size(depth + 1, up[0]);
             if supply(s, 0) <= n || supply(s, 1) <= n {
+                break;
+            }
+            if shuffles && (0..2).any(|p| s.l[p] <= n && wraps(s, p)) {
                 break;
             }
             depth += 1;
             tally.wars += 1;
             tally.cards_turned += 2 * (n as u64 + 1);
             for (p, card) in up.iter_mut().enumerate().take(2) {
+                let mut take = n + 1;
                 if s.l[p] <= n {
-                    // The stack runs out during the round: the general draw turns the pile
-                    // over when it finds the stack empty.
-                    s.l[p] += s.m[p];
-                    s.m[p] = 0;
+                    // The stack runs out during the round: the rest of it, then the won pile,
+                    // turned over when the general draw finds the stack empty (seat 0's, with
+                    // its shuffle's draws, before seat 1's, as the general fight draws).
+                    take -= s.l[p];
+                    s.h[p] += s.l[p];
+                    if shuffles {
+                        s.l[p] = 0;
+                        s.turn_over(p, rng);
+                    } else {
+                        (s.l[p], s.m[p]) = (s.m[p], 0);
+                    }
                 }
-                s.h[p] += n + 1;
-                s.l[p] -= n + 1;
+                s.h[p] += take;
+                s.l[p] -= take;
                 *card = s.get(p, s.h[p] - 1);
             }
             let outcome = if duel.is_empty() {
