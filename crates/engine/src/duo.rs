@@ -285,7 +285,7 @@ fn run_with<
             u16::from(s.get(0, g.h0)) | u16::from(s.get(1, g.h1)) << 8
         }
     };
-    let mut tort_tops = tops(s, &g);
+    let mut tort_tops = if cycles { tops(s, &g) } else { 0 };
     let mut first = tally.battles;
     let mut acc = first | (tally.lead_changes << 32);
     // Seat 0's count after each battle: two positions with different counts differ.
@@ -807,32 +807,25 @@ pub(crate) fn war(
         };
         loop {
             let n = r.war_size(depth + 1, up[0]);
-            if supply(s, 0) <= n || supply(s, 1) <= n {
-                break;
-            }
-            if shuffles && (0..2).any(|p| s.l[p] <= n && wraps(s, p)) {
+            // A stack that cannot pay the round: its won pile may (two piles).
+            if (s.l[0] <= n || s.l[1] <= n)
+                && (!feeds
+                    || supply(s, 0) <= n
+                    || supply(s, 1) <= n
+                    || shuffles && (0..2).any(|p| s.l[p] <= n && wraps(s, p)))
+            {
                 break;
             }
             depth += 1;
             tally.wars += 1;
             tally.cards_turned += 2 * (n as u64 + 1);
             for (p, card) in up.iter_mut().enumerate().take(2) {
-                let mut take = n + 1;
                 if s.l[p] <= n {
-                    // The stack runs out during the round: the rest of it, then the won pile,
-                    // turned over when the general draw finds the stack empty (seat 0's, with
-                    // its shuffle's draws, before seat 1's, as the general fight draws).
-                    take -= s.l[p];
-                    s.h[p] += s.l[p];
-                    if shuffles {
-                        s.l[p] = 0;
-                        s.turn_over(p, rng);
-                    } else {
-                        (s.l[p], s.m[p]) = (s.m[p], 0);
-                    }
+                    into_pile(s, p, n + 1, shuffles, rng);
+                } else {
+                    s.h[p] += n + 1;
+                    s.l[p] -= n + 1;
                 }
-                s.h[p] += take;
-                s.l[p] -= take;
                 *card = s.get(p, s.h[p] - 1);
             }
             let outcome = if duel.is_empty() {
@@ -902,6 +895,26 @@ pub(crate) fn war(
             War::Draw
         }
     }
+}
+
+/// A war round of `k` cards from seat `p`, whose stack runs out during it: the rest of the
+/// stack, then the won pile, turned over (and shuffled, with `shuffles`) when the general draw
+/// finds the stack empty; seat 0's round, with its shuffle's draws, comes before seat 1's, as
+/// the general fight draws. Out of line: the classic shape never turns a pile over, and its
+/// wars run faster with this away from the rounds.
+#[cold]
+#[inline(never)]
+fn into_pile(s: &mut Seats, p: usize, k: usize, shuffles: bool, rng: &mut GameRng) {
+    let rest = s.l[p];
+    s.h[p] += rest;
+    if shuffles {
+        s.l[p] = 0;
+        s.turn_over(p, rng);
+    } else {
+        (s.l[p], s.m[p]) = (s.m[p], 0);
+    }
+    s.h[p] += k - rest;
+    s.l[p] -= k - rest;
 }
 
 /// The record of a game played by a two-seat loop that started after `first` battles: the
