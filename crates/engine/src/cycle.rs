@@ -30,8 +30,10 @@ pub(crate) struct Saves<P> {
     pub replay: P,
     /// A byte of the position after each battle (battle `b`'s at `b % TRAIL`), where a loop
     /// notes one: two positions whose bytes differ differ, which tells the replay where the
-    /// loop cannot have started yet ([`start_after`]).
-    pub trail: Box<[u8; TRAIL]>,
+    /// loop cannot have started yet ([`start_after`]). Empty unless asked for
+    /// ([`Saves::with_trail`]): an engine is made for every chunk of games, and most rules
+    /// look for no loop.
+    pub trail: Vec<u8>,
 }
 
 /// Battles a [`Saves::trail`] remembers.
@@ -43,7 +45,15 @@ impl<P: Clone> Saves<P> {
             initial: p.clone(),
             tortoise: p.clone(),
             replay: p.clone(),
-            trail: Box::new([0; TRAIL]),
+            trail: Vec::new(),
+        }
+    }
+
+    /// [`Saves::new`] with room for a [`Saves::trail`], for a loop that notes one.
+    pub fn with_trail(p: &P) -> Saves<P> {
+        Saves {
+            trail: vec![0; TRAIL],
+            ..Saves::new(p)
         }
     }
 }
@@ -53,7 +63,8 @@ impl<P: Clone> Saves<P> {
 /// whose byte differs from battle `b + lam`'s (the position after `b` then differs from the
 /// one `lam` battles later, so it is not on the loop). `first` where the trail does not reach
 /// back to such a battle. Only a hint: [`finish_loop_after`] checks it.
-pub(crate) fn start_after(trail: &[u8; TRAIL], first: u64, now: u64, lam: u64) -> u64 {
+pub(crate) fn start_after(trail: &[u8], first: u64, now: u64, lam: u64) -> u64 {
+    debug_assert_eq!(trail.len(), TRAIL);
     let oldest = first.max(now.saturating_sub(TRAIL as u64 - 1));
     let at = |b: u64| trail[b as usize % TRAIL];
     let mut b = now - lam;
@@ -298,7 +309,7 @@ mod tests {
         for (mu, lam) in [(0, 1), (0, 5), (1, 1), (7, 3), (40, 1), (40, 17), (100, 64)] {
             for first in [0u64, 9] {
                 let walk = Walk { at: 0, mu, lam };
-                let mut saves = Saves::new(&walk);
+                let mut saves = Saves::with_trail(&walk);
                 saves.initial.copy_from(&walk);
                 let start = Tally {
                     battles: first,
@@ -326,7 +337,7 @@ mod tests {
     fn the_trail_hints_at_or_before_the_start() {
         let (first, mu, lam) = (5u64, 300u64, 40u64);
         let now = first + mu + 2 * lam + 13;
-        let mut trail = Box::new([0u8; TRAIL]);
+        let mut trail = vec![0u8; TRAIL];
         // On the loop a position's byte is its place in the loop; before it, a byte that
         // differs from the one lam later only at the tail's last battle and three before it.
         for b in first..=now {
@@ -345,7 +356,7 @@ mod tests {
         assert_eq!(start_after(&trail, first, now, lam), first + mu - 3);
         // A game longer than the trail: no difference within it, no hint.
         let long = first + TRAIL as u64 + 10;
-        let flat = Box::new([7u8; TRAIL]);
+        let flat = vec![7u8; TRAIL];
         assert_eq!(start_after(&flat, first, long, lam), first);
     }
 }

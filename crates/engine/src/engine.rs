@@ -128,7 +128,7 @@ impl LastTwo {
             hot: Some(hot),
             games: 0,
             scratch: Scratch::new(&rules),
-            saves: Saves::new(&seats),
+            saves: saves_for(&rules, &seats),
             seats,
             duel: duo::duel_table(&rules),
             rules,
@@ -170,6 +170,16 @@ impl LastTwo {
     }
 }
 
+/// The specialised loops' loop-detection copies, with the trail they note where the rules
+/// look for loops.
+fn saves_for(rules: &Rules, seats: &Seats) -> Saves<Seats> {
+    if rules.detects_cycles() {
+        Saves::with_trail(seats)
+    } else {
+        Saves::new(seats)
+    }
+}
+
 impl Engine {
     /// Allocates everything any game under `rules` will need.
     pub fn new(rules: &Rules) -> Engine {
@@ -181,7 +191,7 @@ impl Engine {
             scratch: Scratch::new(rules),
             saves: Saves::new(&st),
             st,
-            seat_saves: Saves::new(&seats),
+            seat_saves: saves_for(rules, &seats),
             seats,
             duel: duo::duel_table(rules),
             deck: fresh.clone(),
