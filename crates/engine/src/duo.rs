@@ -767,10 +767,11 @@ pub(crate) enum War {
 
 /// A war between the two seats, whose tied cards `a` and `b` have just been taken from their
 /// stacks after `need - 1` prizes (the seats' positions are in `s`; `duel` is the loop's
-/// outcome table, empty for the ordered rankings). Rounds both stacks can pay for in full are
-/// played here; anything else (a short stack, a turned-over pile, `war_cause_to_loser`) goes on
-/// in the general loop's [`fight`](general::fight). The winner takes the table by the general
-/// [`settle`](general::settle).
+/// outcome table, empty for the ordered rankings). Rounds both seats can pay for in full are
+/// played here, running on into a won pile that turns over where it lies ([`into_pile`]);
+/// anything else (a short supply, a pile to shuffle that wraps round the ring,
+/// `war_cause_to_loser`) goes on in the general loop's [`fight`](general::fight). The winner
+/// takes the table by the general [`settle`](general::settle).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)] // the loop's whole context, as `general::fight` takes it
 pub(crate) fn war(

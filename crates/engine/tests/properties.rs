@@ -626,3 +626,28 @@ fn loops_longer_than_the_trail_play_alike() {
     );
     every_loop_agrees(&rules, &long).unwrap();
 }
+
+/// Two piles on rings little longer than the deck (`decks = 8`: 416 cards in rings of 512), so
+/// that won piles often wrap round the ring and turn over in the middle of a war: the two-seat
+/// loop's wars run on into a pile turned over where it lies, or shuffled there, and leave a
+/// pile to shuffle that wraps to the general fight; every pick-up order, the general loop's
+/// games.
+#[test]
+fn two_piles_on_small_rings_play_alike() {
+    for on_empty in ["turn-over", "shuffle"] {
+        for pickup in ["shuffled", "seat", "winner-first", "rank-asc"] {
+            let rules = Rules::from_pairs([
+                ("decks", "8"),
+                ("pile", "two-pile"),
+                ("on_empty", on_empty),
+                ("pickup", pickup),
+                ("war_down", "2"),
+                ("safety_cap", "40000"),
+            ])
+            .unwrap();
+            let games: Vec<GameSeed> = (0..3).map(|g| GameSeed::new(23, 4, g)).collect();
+            let compared = every_loop_agrees(&rules, &games).unwrap();
+            assert!(compared.contains(&HotLoop::Duo), "{rules}");
+        }
+    }
+}
