@@ -85,9 +85,19 @@ pub(crate) trait Step<P> {
     /// Replays battles (unobserved; none of them ends the game, the first pass went past
     /// them) until `to` have been played: a step at a time, or faster where a loop can.
     fn leap(&mut self, p: &mut P, tally: &mut Tally, to: u64) {
-        while tally.battles < to {
-            self.step(p, tally, false);
-        }
+        step_to(self, p, tally, to);
+    }
+}
+
+/// [`Step::leap`] a battle at a time, as a loop without a faster way replays.
+pub(crate) fn step_to<P>(
+    step: &mut (impl Step<P> + ?Sized),
+    p: &mut P,
+    tally: &mut Tally,
+    to: u64,
+) {
+    while tally.battles < to {
+        step.step(p, tally, false);
     }
 }
 

@@ -678,10 +678,7 @@ impl<const PICK: u8, const TABLE: bool> cycle::Step<Seats> for Replay<'_, PICK, 
     /// end nothing (the first pass went past them), so only ties stop a stretch.
     fn leap(&mut self, s: &mut Seats, tally: &mut Tally, to: u64) {
         if !self.plain {
-            while tally.battles < to {
-                self.step(s, tally, false);
-            }
-            return;
+            return cycle::step_to(self, s, tally, to);
         }
         let values = self.r.cards.values();
         // One pile: a seat's stack is all its cards.

@@ -400,45 +400,29 @@ fn plain_any<const HANDS: bool>(
     hands: &mut [u64; MAX_PLAYERS],
     trail: &mut [u8],
 ) -> Stop {
+    macro_rules! call {
+        ($m:literal, $ordered:literal, $pick:path) => {
+            plain_run::<$m, HANDS, { $pick }, $ordered>(r, rng, s, shape, seat, run, hands, trail)
+        };
+    }
+    macro_rules! picked {
+        ($m:literal, $ordered:literal) => {
+            match shape.pick {
+                pick::SHUFFLED => call!($m, $ordered, pick::SHUFFLED),
+                pick::SEAT => call!($m, $ordered, pick::SEAT),
+                pick::WINNER => call!($m, $ordered, pick::WINNER),
+                pick::LOSER => call!($m, $ordered, pick::LOSER),
+                pick::DESC => call!($m, $ordered, pick::DESC),
+                _ => call!($m, $ordered, pick::ASC),
+            }
+        };
+    }
     macro_rules! go {
         ($m:literal) => {
-            match (shape.pick, shape.ordered) {
-                (pick::SHUFFLED, true) => plain_run::<$m, HANDS, { pick::SHUFFLED }, true>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::SEAT, true) => plain_run::<$m, HANDS, { pick::SEAT }, true>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::WINNER, true) => plain_run::<$m, HANDS, { pick::WINNER }, true>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::LOSER, true) => plain_run::<$m, HANDS, { pick::LOSER }, true>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::DESC, true) => plain_run::<$m, HANDS, { pick::DESC }, true>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (_, true) => plain_run::<$m, HANDS, { pick::ASC }, true>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::SHUFFLED, false) => plain_run::<$m, HANDS, { pick::SHUFFLED }, false>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::SEAT, false) => plain_run::<$m, HANDS, { pick::SEAT }, false>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::WINNER, false) => plain_run::<$m, HANDS, { pick::WINNER }, false>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::LOSER, false) => plain_run::<$m, HANDS, { pick::LOSER }, false>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (pick::DESC, false) => plain_run::<$m, HANDS, { pick::DESC }, false>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
-                (_, false) => plain_run::<$m, HANDS, { pick::ASC }, false>(
-                    r, rng, s, shape, seat, run, hands, trail,
-                ),
+            if shape.ordered {
+                picked!($m, true)
+            } else {
+                picked!($m, false)
             }
         };
     }
