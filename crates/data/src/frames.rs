@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use polars::prelude::{
-    Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom, ParquetReader, SerReader,
-    Series,
+    Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom, ParquetReader,
+    PolarsResult, SerReader, Series,
 };
 use warlab_casino::{CasinoRules, SessionEnd};
 use warlab_engine::spec::{Kind, Opt};
@@ -26,8 +26,9 @@ pub trait Tables: Game {
     fn summary_cells(variant: &Variant<Self>, aggregate: &Self::Aggregate) -> Vec<(String, Cell)>;
     /// The length a game is measured in (`battles`, `hands`) and its exact histogram.
     fn lengths(aggregate: &Self::Aggregate) -> (&'static str, &Hist);
-    /// One batch of per-game rows.
-    fn rows_frame(variant: &str, rows: &[Self::Row]) -> Result<DataFrame>;
+    /// One batch of per-game rows, the game's own columns (the variant's name and the run
+    /// columns lead each row of `games.parquet`; they are added when it is written).
+    fn rows_frame(rows: &[Self::Row]) -> Result<DataFrame>;
 }
 
 impl Tables for Rules {
@@ -37,8 +38,8 @@ impl Tables for Rules {
     fn lengths(aggregate: &Aggregate) -> (&'static str, &Hist) {
         ("battles", &aggregate.battles)
     }
-    fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
-        rows_frame(variant, rows)
+    fn rows_frame(rows: &[GameRow]) -> Result<DataFrame> {
+        rows_frame(rows)
     }
 }
 
@@ -52,8 +53,8 @@ impl Tables for CasinoRules {
     fn lengths(aggregate: &CasinoAggregate) -> (&'static str, &Hist) {
         ("hands", &aggregate.hands)
     }
-    fn rows_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
-        session_frame(variant, rows)
+    fn rows_frame(rows: &[SessionRow]) -> Result<DataFrame> {
+        session_frame(rows)
     }
 }
 
@@ -61,13 +62,12 @@ impl Tables for CasinoRules {
 pub(crate) const ROW_GROUP: usize = 1 << 16;
 
 /// One batch of per-game rows.
-fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
+fn rows_frame(rows: &[GameRow]) -> Result<DataFrame> {
     let n = rows.len();
     let col_u64 = |name: &str, f: &dyn Fn(&GameRow) -> u64| {
         Column::new(name.into(), rows.iter().map(f).collect::<Vec<u64>>())
     };
     let columns = vec![
-        Column::new("variant".into(), vec![variant; n]),
         col_u64("game", &|r| r.game),
         col_u64("battles", &|r| r.record.battles),
         col_u64("wars", &|r| r.record.wars),
@@ -109,7 +109,7 @@ fn rows_frame(variant: &str, rows: &[GameRow]) -> Result<DataFrame> {
 }
 
 /// One batch of Casino War sessions.
-fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
+fn session_frame(rows: &[SessionRow]) -> Result<DataFrame> {
     let n = rows.len();
     let col_u64 = |name: &str, f: &dyn Fn(&SessionRow) -> u64| {
         Column::new(name.into(), rows.iter().map(f).collect::<Vec<u64>>())
@@ -121,7 +121,6 @@ fn session_frame(variant: &str, rows: &[SessionRow]) -> Result<DataFrame> {
         )
     };
     let columns = vec![
-        Column::new("variant".into(), vec![variant; n]),
         col_u64("game", &|r| r.game),
         col_u64("hands", &|r| r.record.hands),
         // A finished session always has an ending; none would be null, never a made-up label.
@@ -213,76 +212,166 @@ pub(crate) fn write_outputs<G: Tables>(
 
 /// Writes each variant's rows, in order, in row groups of exactly [`ROW_GROUP`] rows counted
 /// from the variant's first game (the last one shorter), whatever files they come from, each
-/// row led by the run columns.
+/// row led by the run columns and the variant's name.
+///
+/// The row groups are read and encoded on every core, a few at a time, and written in order:
+/// the bytes are those of one writer encoding them one after the other (the encoding of a row
+/// group depends on its rows only). Done on one thread, this final write took 0.5 s of a 3 s
+/// run of 4 M games (BENCHMARKS.md, "--rows").
 fn copy_rows<G: Tables>(
     exp: &Experiment<G>,
     variants: &[Vec<Segment>],
     path: &Path,
     key: &RunKey,
 ) -> Result<()> {
-    let game_columns: Vec<String> = G::rows_frame("", &[])?
+    debug_assert_eq!(
+        variants.len(),
+        exp.variants.len(),
+        "segments for every variant"
+    );
+    let game_columns: Vec<String> = G::rows_frame(&[])?
         .get_column_names_owned()
         .iter()
         .map(|c| c.to_string())
         .collect();
-    // The run columns of a whole row group, built once: a batch takes a slice of them (no copy).
+    // The run columns and each variant's name for a whole row group, built once: a row group
+    // takes a slice of them (no copy).
     let run = run_columns(exp, ROW_GROUP);
-    let with_run_columns = |rows: DataFrame| {
+    let lead = |variant: &str| {
+        let mut columns = run.clone();
+        columns.push(Column::new("variant".into(), vec![variant; ROW_GROUP]));
+        columns
+    };
+    let leads: Vec<Vec<Column>> = exp.variants.iter().map(|v| lead(&v.name)).collect();
+    let with_lead = |lead: &[Column], rows: DataFrame| {
         let n = rows.height();
-        let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
+        let mut columns: Vec<Column> = lead.iter().map(|c| c.slice(0, n)).collect();
         columns.extend(rows.into_columns());
         DataFrame::new(n, columns)
     };
-    let schema = with_run_columns(G::rows_frame("", &[])?)?.schema().clone();
-    atomic_write(path, |w| {
-        let mut out = keyed_writer(w, key)?.batched(&schema)?;
-        let mut write = |mut batch: DataFrame| -> Result<()> {
-            batch.rechunk_mut();
-            out.write_batch(&with_run_columns(batch)?)?;
-            Ok(())
-        };
-        for segments in variants {
-            let mut batch: Option<DataFrame> = None;
-            for seg in segments {
-                let mut done = 0;
-                while done < seg.len {
-                    let have = batch.as_ref().map_or(0, DataFrame::height);
-                    let take = (ROW_GROUP - have).min(seg.len - done);
-                    let file = File::open(&seg.path)
-                        .with_context(|| format!("cannot open {}", seg.path.display()))?;
-                    // A merge reads shards' games.parquet, which hold the run columns too:
-                    // only the game's own columns are read, the run columns written anew.
-                    let piece = ParquetReader::new(file)
-                        .with_columns(Some(game_columns.clone()))
-                        .with_slice(Some((seg.offset + done, take)))
-                        .finish()
-                        .with_context(|| format!("cannot read {}", seg.path.display()))?;
-                    if piece.height() != take {
-                        bail!(
-                            "{} holds fewer rows than its aggregate counts",
-                            seg.path.display()
-                        );
+    let groups: Vec<Group> = variants
+        .iter()
+        .enumerate()
+        .flat_map(|(variant, segments)| {
+            let rows: usize = segments.iter().map(|s| s.len).sum();
+            (0..rows).step_by(ROW_GROUP).map(move |from| Group {
+                variant,
+                from,
+                len: ROW_GROUP.min(rows - from),
+            })
+        })
+        .collect();
+    // One row group: its rows read from the segments that hold them, led by the run columns.
+    let read = |group: &Group| -> Result<DataFrame> {
+        let mut batch: Option<DataFrame> = None;
+        let mut start = 0;
+        for seg in &variants[group.variant] {
+            let (lo, hi) = (
+                group.from.max(start),
+                (group.from + group.len).min(start + seg.len),
+            );
+            if lo < hi {
+                let file = File::open(&seg.path)
+                    .with_context(|| format!("cannot open {}", seg.path.display()))?;
+                // A merge reads shards' games.parquet, which hold the run columns and the
+                // variant too: only the game's own columns are read, the others written anew.
+                let piece = ParquetReader::new(file)
+                    .with_columns(Some(game_columns.clone()))
+                    .with_slice(Some((seg.offset + lo - start, hi - lo)))
+                    .finish()
+                    .with_context(|| format!("cannot read {}", seg.path.display()))?;
+                if piece.height() != hi - lo {
+                    bail!(
+                        "{} holds fewer rows than its aggregate counts",
+                        seg.path.display()
+                    );
+                }
+                batch = Some(match batch {
+                    Some(mut b) => {
+                        b.vstack_mut_owned(piece)?;
+                        b
                     }
-                    batch = Some(match batch {
-                        Some(mut b) => {
-                            b.vstack_mut_owned(piece)?;
-                            b
-                        }
-                        None => piece,
-                    });
-                    done += take;
-                    if batch.as_ref().map_or(0, DataFrame::height) == ROW_GROUP {
-                        write(batch.take().expect("just filled"))?;
+                    None => piece,
+                });
+            }
+            start += seg.len;
+        }
+        let mut batch = batch.expect("a row group holds at least one row");
+        batch.rechunk_mut();
+        Ok(with_lead(&leads[group.variant], batch)?)
+    };
+    let schema = with_lead(&lead(""), G::rows_frame(&[])?)?.schema().clone();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    atomic_write(path, |w| {
+        let out = keyed_writer(w, key)?.batched(&schema)?;
+        // The pages' compression happens as they are written: one thread writes a window of
+        // row groups while the next is read and encoded.
+        std::thread::scope(|scope| {
+            let (send, receive) = std::sync::mpsc::sync_channel(2 * threads);
+            let writer = scope.spawn(|| -> Result<()> {
+                for row_groups in receive {
+                    out.write_row_groups(row_groups)?;
+                }
+                Ok(())
+            });
+            'windows: for window in groups.chunks(2 * threads) {
+                let encoded = encode_each(window, threads, |group| {
+                    let batch = read(group)?;
+                    Ok(out
+                        .encode_and_compress(&batch)
+                        .collect::<PolarsResult<Vec<_>>>()?)
+                });
+                for row_groups in encoded {
+                    if send.send(row_groups?).is_err() {
+                        break 'windows; // the writer failed: its error is returned below
                     }
                 }
             }
-            if let Some(rest) = batch {
-                write(rest)?;
-            }
-        }
+            drop(send);
+            writer.join().expect("the writing thread panicked")
+        })?;
         out.finish()?;
         Ok(())
     })
+}
+
+/// A row group of `games.parquet`: a variant's rows `from..from + len`, counted from its first
+/// game.
+struct Group {
+    variant: usize,
+    from: usize,
+    len: usize,
+}
+
+/// `f` of every item, on up to `threads` threads, in the items' order.
+fn encode_each<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> Result<R> + Sync,
+) -> Vec<Result<R>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<R>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, f(item)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("an encoding thread panicked"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) -> Result<DataFrame> {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use polars::io::parquet::write::BatchedWriter;
+use polars::prelude::{ParquetCompression, StatisticsOptions};
 use warlab_engine::Rules;
 use warlab_experiment::Experiment;
 use warlab_folders::FolderLock;
@@ -146,8 +147,8 @@ impl<'l, G: Tables> PartStore<'l, G> {
         if self.buffer.is_empty() {
             return Ok(());
         }
-        let (v, w, tmp) = self.writer.as_mut().expect("rows go to an open writer");
-        let df = G::rows_frame(&self.names[*v], &self.buffer)?;
+        let (_, w, tmp) = self.writer.as_mut().expect("rows go to an open writer");
+        let df = G::rows_frame(&self.buffer)?;
         w.write_batch(&df)
             .with_context(|| format!("writing {}", tmp.display()))?;
         self.buffer.clear();
@@ -175,9 +176,14 @@ impl<G: Tables> Sink<G> for PartStore<'_, G> {
             let path = temp_path(&self.rows_path(variant));
             let file =
                 File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-            let schema = G::rows_frame("", &[])?.schema().clone();
-            // Parts carry the run key as every Parquet file warlab writes does.
-            let w = keyed_writer(file, &self.key)?.batched(&schema)?;
+            let schema = G::rows_frame(&[])?.schema().clone();
+            // Parts carry the run key as every Parquet file warlab writes does. They are read
+            // once, by the final write, and then removed: fast LZ4 and no statistics rather
+            // than the final file's smaller zstd (BENCHMARKS.md, "--rows").
+            let w = keyed_writer(file, &self.key)?
+                .with_compression(ParquetCompression::Lz4Raw)
+                .with_statistics(StatisticsOptions::empty())
+                .batched(&schema)?;
             self.writer = Some((variant, w, path));
         }
         self.buffer.extend_from_slice(rows);
