@@ -461,12 +461,14 @@ fn loops_and_caps_agree_whatever_the_first_save() {
     }
 }
 
-/// Hands on the table loop's ring (one pile, no loop looked for): every seat count, every
-/// policy and mixed policies, hands of 1 to 5 cards, with short war rules and endings that
-/// count cards; the general loop's games.
+/// Hands on the table loop (on its ring where no loop is looked for, battle by battle where
+/// one is): every seat count, every policy and mixed policies, hands of 1 to 8 cards, with
+/// short war rules and endings that count cards; the general loop's games. Among the
+/// deterministic policies' games are games that loop and games capped (whose loop is looked
+/// for past the cap).
 #[test]
-fn hands_on_the_ring_play_the_general_loops_games() {
-    let mut compared = 0;
+fn hands_on_the_table_loop_play_the_general_loops_games() {
+    let (mut compared, mut looped, mut capped) = (0, 0, 0);
     for players in ["2", "3", "4"] {
         for (hand, policy) in [
             ("3", "random"),
@@ -491,26 +493,40 @@ fn hands_on_the_ring_play_the_general_loops_games() {
                 } else {
                     policy.to_string()
                 };
-                let rules = Rules::from_pairs([
-                    ("players", players),
-                    ("hand", hand),
-                    ("hand_policy", policy.as_str()),
-                    extra,
-                    ("safety_cap", "20000"),
-                ]);
-                let Ok(rules) = rules else { continue };
-                if rules.detects_cycles() {
-                    continue;
+                // A cap of 300 battles stops many games before their loop is found.
+                for cap in ["20000", "300"] {
+                    let rules = Rules::from_pairs([
+                        ("players", players),
+                        ("hand", hand),
+                        ("hand_policy", policy.as_str()),
+                        extra,
+                        ("safety_cap", cap),
+                    ]);
+                    let Ok(rules) = rules else { continue };
+                    let games: Vec<GameSeed> = (0..6).map(|g| GameSeed::new(5, 1, g)).collect();
+                    let loops = every_loop_agrees(&rules, &games).unwrap();
+                    assert!(loops.contains(&HotLoop::Table), "{rules}");
+                    compared += 1;
+                    if rules.detects_cycles() {
+                        let mut engine = Engine::new(&rules);
+                        for &g in &games {
+                            match engine.play(g).end {
+                                EndReason::Cycle => looped += 1,
+                                EndReason::Capped => capped += 1,
+                                _ => {}
+                            }
+                        }
+                    }
                 }
-                let games: Vec<GameSeed> = (0..6).map(|g| GameSeed::new(5, 1, g)).collect();
-                let loops = every_loop_agrees(&rules, &games).unwrap();
-                assert!(loops.contains(&HotLoop::Table), "{rules}");
-                compared += 1;
             }
         }
     }
-    eprintln!("hand rule sets compared: {compared}");
-    assert!(compared >= 60, "{compared}");
+    eprintln!("hand rule sets compared: {compared}; games looped {looped}, capped {capped}");
+    assert!(compared >= 200, "{compared}");
+    assert!(
+        looped >= 10 && capped >= 10,
+        "looped {looped}, capped {capped}"
+    );
 }
 
 /// Games of 3–4 players hand their last two seats to a two-seat loop (the duo, or the block
