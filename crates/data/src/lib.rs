@@ -11,7 +11,8 @@
 //! - `manifest.json`: the experiment text and hash, version, seed, range, threads, times, speed.
 //!
 //! While a run is going, finished variants are kept in `.parts/` (their aggregate, and their
-//! rows when asked for), each file written under a temporary name and renamed when complete.
+//! rows when asked for: the game's own columns in fast LZ4, read once when `games.parquet` is
+//! written, on every core), each file written under a temporary name and renamed when complete.
 //! An interrupted run therefore keeps every finished variant, and the same command resumes
 //! from them; final files are likewise renamed into place only when complete.
 //!
