@@ -161,18 +161,20 @@ impl FigureArgs {
     }
 }
 
-/// Exit status 2: refused before anything was done (bad input, or a folder that is busy,
-/// holds another run's results, or mixes runs); 1: failed while working; 130: interrupted
-/// (Ctrl-C), with every finished variant kept.
-/// Keeps the memory freed between batches for the next one. By default glibc hands every block
-/// over 128 KiB to the kernel when it is freed and gets it back zeroed, page fault by page fault,
-/// when the next batch asks: with `--rows` (a chunk's rows, the polars frames of a row group) that
-/// was 9 % of a run's CPU time, in the kernel (BENCHMARKS.md, "--rows"). The process keeps what
-/// it has freed, up to these limits, instead.
+/// Keeps the memory freed between batches for the next one. glibc serves blocks above its
+/// mmap threshold (128 KiB at first, raised as such blocks are freed) from the kernel and
+/// trims freed heap memory above its trim threshold; with `--rows` (a chunk's rows, the polars
+/// frames of a row group) the memory went back to the kernel and came back zeroed, page fault
+/// by page fault: 9 % of a run's CPU time (BENCHMARKS.md, "--rows"). Fixed thresholds (glibc
+/// then stops adjusting them) keep it in the process instead. The price: the process holds
+/// what it has freed (a 4 M-game run with rows peaks at ≈ 95 MB instead of ≈ 55 MB, which a
+/// memory limit such as Slurm's `--mem` counts), and these two thresholds set through
+/// `MALLOC_*_` or `GLIBC_TUNABLES` are overridden.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn keep_freed_memory() {
-    // SAFETY: `mallopt` only sets the allocator's parameters; it is called first thing in
-    // `main`, before any thread starts or allocates.
+    // SAFETY: `mallopt` only sets the allocator's parameters and is not thread-safe; it is
+    // called first thing in `main`, before any thread starts. A value it refuses (none on
+    // 64-bit) leaves glibc's default, which is also correct.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
@@ -182,6 +184,9 @@ fn keep_freed_memory() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn keep_freed_memory() {}
 
+/// Exit status 2: refused before anything was done (bad input, or a folder that is busy,
+/// holds another run's results, or mixes runs); 1: failed while working; 130: interrupted
+/// (Ctrl-C), with every finished variant kept.
 fn main() -> ExitCode {
     keep_freed_memory();
     let cli = Cli::parse();

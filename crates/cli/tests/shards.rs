@@ -190,3 +190,41 @@ fn slurm_writes_an_array_and_a_dependent_merge() {
         "{merge}"
     );
 }
+
+/// Row groups of 65,536 games that span shards: 300,000 games of one variant with rows are 5
+/// row groups (more than one window of the final write on 2 cores), and 3 shards cut inside
+/// them. The merge writes the bytes of one run.
+#[test]
+fn row_groups_across_shards_merge_into_one_runs_bytes() {
+    let dir = scratch("groups");
+    let file = dir.join("sh.toml");
+    std::fs::write(
+        &file,
+        "name = \"sh\"\ngames = 300000\nseed = 9\nrows = true\n[rules]\nshort_war = \"lose\"\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let single = dir.join("single");
+    let (code, _, stderr) = warlab(&[
+        "run",
+        file,
+        "--out",
+        single.to_str().unwrap(),
+        "--no-report",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let shards = run_shards(&dir, file, 3, "9");
+    let merged = dir.join("merged");
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["--out", merged.to_str().unwrap(), "--no-report"]);
+    let (code, _, stderr) = warlab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    for f in FILES {
+        let a = std::fs::read(single.join("sh").join(f)).unwrap();
+        let b = std::fs::read(merged.join("sh").join(f)).unwrap();
+        assert!(a == b, "{f} differs after merging 3 shards");
+    }
+    let games = warlab_data::read_parquet(&single.join("sh/games.parquet")).unwrap();
+    assert_eq!(games.height(), 300_000);
+}

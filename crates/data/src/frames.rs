@@ -214,10 +214,12 @@ pub(crate) fn write_outputs<G: Tables>(
 /// from the variant's first game (the last one shorter), whatever files they come from, each
 /// row led by the run columns and the variant's name.
 ///
-/// The row groups are read and encoded on every core, a few at a time, and written in order:
-/// the bytes are those of one writer encoding them one after the other (the encoding of a row
-/// group depends on its rows only). Done on one thread, this final write took 0.5 s of a 3 s
-/// run of 4 M games (BENCHMARKS.md, "--rows").
+/// The row groups are read, and their dictionaries built, on every core (like polars' own
+/// pool, whatever the run's `--threads`), a window at a time; one thread compresses and writes
+/// them in order while the next window is read. The bytes are those of one writer encoding
+/// them one after the other (a row group's encoding depends on its rows only). Done on one
+/// thread, this final write took 0.52–0.58 s of a 3 s run of 4 M games, now 0.34–0.46 s
+/// (BENCHMARKS.md, "--rows").
 fn copy_rows<G: Tables>(
     exp: &Experiment<G>,
     variants: &[Vec<Segment>],
@@ -234,18 +236,14 @@ fn copy_rows<G: Tables>(
         .iter()
         .map(|c| c.to_string())
         .collect();
-    // The run columns and each variant's name for a whole row group, built once: a row group
-    // takes a slice of them (no copy).
+    // The run columns of a whole row group, built once: a row group takes a slice of them (no
+    // copy). The variant's name is built per row group: built once per variant, its column
+    // would hold memory for every variant at once (100,000 of them may be asked for).
     let run = run_columns(exp, ROW_GROUP);
-    let lead = |variant: &str| {
-        let mut columns = run.clone();
-        columns.push(Column::new("variant".into(), vec![variant; ROW_GROUP]));
-        columns
-    };
-    let leads: Vec<Vec<Column>> = exp.variants.iter().map(|v| lead(&v.name)).collect();
-    let with_lead = |lead: &[Column], rows: DataFrame| {
+    let with_lead = |variant: &str, rows: DataFrame| {
         let n = rows.height();
-        let mut columns: Vec<Column> = lead.iter().map(|c| c.slice(0, n)).collect();
+        let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
+        columns.push(Column::new("variant".into(), vec![variant; n]));
         columns.extend(rows.into_columns());
         DataFrame::new(n, columns)
     };
@@ -261,7 +259,8 @@ fn copy_rows<G: Tables>(
             })
         })
         .collect();
-    // One row group: its rows read from the segments that hold them, led by the run columns.
+    // One row group: its rows read from the segments that hold them, led by the run columns
+    // and the variant's name.
     let read = |group: &Group| -> Result<DataFrame> {
         let mut batch: Option<DataFrame> = None;
         let mut start = 0;
@@ -298,14 +297,15 @@ fn copy_rows<G: Tables>(
         }
         let mut batch = batch.expect("a row group holds at least one row");
         batch.rechunk_mut();
-        Ok(with_lead(&leads[group.variant], batch)?)
+        Ok(with_lead(&exp.variants[group.variant].name, batch)?)
     };
-    let schema = with_lead(&lead(""), G::rows_frame(&[])?)?.schema().clone();
+    let schema = with_lead("", G::rows_frame(&[])?)?.schema().clone();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     atomic_write(path, |w| {
         let out = keyed_writer(w, key)?.batched(&schema)?;
-        // The pages' compression happens as they are written: one thread writes a window of
-        // row groups while the next is read and encoded.
+        // Windows of two row groups a thread, so that one slow row group leaves the others
+        // something to do; at most one window waits for the writer: the memory in flight
+        // (up to ≈ 7 MB a row group before compression) grows with the cores, not the rows.
         std::thread::scope(|scope| {
             let (send, receive) = std::sync::mpsc::sync_channel(2 * threads);
             let writer = scope.spawn(|| -> Result<()> {
