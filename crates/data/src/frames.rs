@@ -9,6 +9,7 @@ use polars::prelude::{
     Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom, ParquetReader,
     PolarsResult, SerReader, Series,
 };
+use rayon::prelude::*;
 use warlab_casino::{CasinoRules, SessionEnd};
 use warlab_engine::spec::{Kind, Opt};
 use warlab_engine::{EndReason, Rules};
@@ -214,9 +215,9 @@ pub(crate) fn write_outputs<G: Tables>(
 /// from the variant's first game (the last one shorter), whatever files they come from, each
 /// row led by the run columns and the variant's name.
 ///
-/// The row groups are read, and their dictionaries built, on every core (like polars' own
-/// pool, whatever the run's `--threads`), a window at a time; one thread compresses and writes
-/// them in order while the next window is read. The bytes are those of one writer encoding
+/// The row groups are read, and their dictionaries built, on rayon's global pool (every core,
+/// whatever the run's `--threads`), a window at a time; one thread compresses and writes them
+/// in order while the next window is read. The bytes are those of one writer encoding
 /// them one after the other (a row group's encoding depends on its rows only). Done on one
 /// thread, this final write took 0.52–0.58 s of a 3 s run of 4 M games, now 0.34–0.46 s
 /// (BENCHMARKS.md, "--rows").
@@ -300,7 +301,7 @@ fn copy_rows<G: Tables>(
         Ok(with_lead(&exp.variants[group.variant].name, batch)?)
     };
     let schema = with_lead("", G::rows_frame(&[])?)?.schema().clone();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = rayon::current_num_threads();
     atomic_write(path, |w| {
         let out = keyed_writer(w, key)?.batched(&schema)?;
         // Windows of two row groups a thread, so that one slow row group leaves the others
@@ -315,12 +316,15 @@ fn copy_rows<G: Tables>(
                 Ok(())
             });
             'windows: for window in groups.chunks(2 * threads) {
-                let encoded = encode_each(window, threads, |group| {
-                    let batch = read(group)?;
-                    Ok(out
-                        .encode_and_compress(&batch)
-                        .collect::<PolarsResult<Vec<_>>>()?)
-                });
+                let encoded: Vec<Result<_>> = window
+                    .par_iter()
+                    .map(|group| {
+                        let batch = read(group)?;
+                        Ok(out
+                            .encode_and_compress(&batch)
+                            .collect::<PolarsResult<Vec<_>>>()?)
+                    })
+                    .collect();
                 for row_groups in encoded {
                     if send.send(row_groups?).is_err() {
                         break 'windows; // the writer failed: its error is returned below
@@ -341,37 +345,6 @@ struct Group {
     variant: usize,
     from: usize,
     len: usize,
-}
-
-/// `f` of every item, on up to `threads` threads, in the items' order.
-fn encode_each<T: Sync, R: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T) -> Result<R> + Sync,
-) -> Vec<Result<R>> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, Result<R>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(items.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else {
-                            return mine;
-                        };
-                        mine.push((i, f(item)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("an encoding thread panicked"))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn summary_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) -> Result<DataFrame> {
