@@ -50,6 +50,16 @@ fn run_shards(dir: &std::path::Path, file: &str, n: u64, seed: &str) -> Vec<Stri
         .collect()
 }
 
+/// Every data file of the run in `single` and of the merge of `n` shards in `merged` holds the
+/// same bytes.
+fn assert_same_files(single: &std::path::Path, merged: &std::path::Path, n: u64) {
+    for f in FILES {
+        let a = std::fs::read(single.join("sh").join(f)).unwrap();
+        let b = std::fs::read(merged.join("sh").join(f)).unwrap();
+        assert!(a == b, "{f} differs after merging {n} shards");
+    }
+}
+
 #[test]
 fn merged_shards_equal_one_run_byte_for_byte() {
     let dir = scratch("equal");
@@ -85,11 +95,7 @@ fn merged_shards_equal_one_run_byte_for_byte() {
         let (code, stdout, stderr) = warlab(&args);
         assert_eq!(code, 0, "{stderr}");
         assert!(stdout.contains("merged"), "{stdout}");
-        for f in FILES {
-            let a = std::fs::read(single.join("sh").join(f)).unwrap();
-            let b = std::fs::read(merged.join("sh").join(f)).unwrap();
-            assert!(a == b, "{f} differs after merging {n} shards");
-        }
+        assert_same_files(&single, &merged, n);
         let manifest = std::fs::read_to_string(merged.join("sh/manifest.json")).unwrap();
         assert!(manifest.contains("merged_from"), "{manifest}");
     }
@@ -220,11 +226,7 @@ fn row_groups_across_shards_merge_into_one_runs_bytes() {
     args.extend(["--out", merged.to_str().unwrap(), "--no-report"]);
     let (code, _, stderr) = warlab(&args);
     assert_eq!(code, 0, "{stderr}");
-    for f in FILES {
-        let a = std::fs::read(single.join("sh").join(f)).unwrap();
-        let b = std::fs::read(merged.join("sh").join(f)).unwrap();
-        assert!(a == b, "{f} differs after merging 3 shards");
-    }
+    assert_same_files(&single, &merged, 3);
     let games = warlab_data::read_parquet(&single.join("sh/games.parquet")).unwrap();
     assert_eq!(games.height(), 300_000);
 }
