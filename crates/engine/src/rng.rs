@@ -60,6 +60,7 @@ pub fn splitmix64(x: u64) -> u64 {
 
 /// One game's random numbers: a `Pcg64Mcg` seeded from its [`GameSeed`], with the engine's own
 /// bounded draws, bits and shuffles (value-stable across dependency versions).
+#[derive(Clone)]
 pub struct GameRng {
     pcg: Pcg64Mcg,
     /// Unread bits, lowest first, under a sentinel 1 bit; `≤ 1` means empty.

@@ -6,7 +6,8 @@
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
 //! commonest tables (one pile, no prize or speed; hands only where no loop is looked for) run
 //! as the [`ring`], battle after battle on lanes in registers. A tie is a war on the rings
-//! ([`tie`]); short stacks, prizes with hands and `on_empty = lose` are the general
+//! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
+//! short stacks, prizes with hands and `on_empty = lose` are the general
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
 //! the game over for the two-seat loops ([`Played::LastTwo`]).
 
@@ -15,7 +16,7 @@ use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{Compare, OnEmpty, Pickup, Rules, pick, pick_of};
+use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, pick, pick_of};
 use crate::seats::Seats;
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
 
@@ -449,7 +450,7 @@ fn plain_any<const HANDS: bool>(
 #[inline(never)]
 fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: bool>(
     r: &Rules,
-    rng: &mut GameRng,
+    rng_out: &mut GameRng,
     s: &mut Seats,
     shape: &Shape,
     seat: &[usize; MAX_PLAYERS],
@@ -487,7 +488,12 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         tort_tops,
     } = *run;
     let hand = r.hand;
+    let policy: [Policy; M] = std::array::from_fn(|i| r.policies[seat[i]]);
     let mut words: [u64; M] = std::array::from_fn(|i| hands[i]);
+    // The generator as a local copy, written back once: its state and half-drawn words can stay
+    // in registers for the whole run rather than go through memory at every draw.
+    let mut g = rng_out.clone();
+    let rng = &mut g;
     let stop = loop {
         battles += 1;
         let mut ups = 0u64;
@@ -498,7 +504,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
             if HANDS {
                 // `Holdings::draw_up`: the policy's card, its slot refilled from the stack.
                 let word = words[i];
-                let slot = r.choose(seat[i], &word.to_le_bytes()[..hand], rng);
+                let slot = r.choose_by(policy[i], &word.to_le_bytes()[..hand], rng);
                 let at = 8 * slot as u32;
                 ups |= ((word >> at) & 0xFF) << (8 * i);
                 words[i] = word & !(0xFF << at) | top << at;
@@ -565,7 +571,8 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
             let (unique, now) = leader_lane::<M>(lens);
             !unique || leader == (seat_bytes >> (8 * now)) as u8
         });
-        if shape.cycles {
+        // Hands are on the ring only where no loop is looked for (`ring`).
+        if !HANDS && shape.cycles {
             // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
             trail[battles as usize % TRAIL] = lens as u8;
             lam += 1;
@@ -578,6 +585,7 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         }
     };
     hands[..M].copy_from_slice(&words);
+    *rng_out = g;
     *run = Run {
         heads,
         lens,
@@ -799,8 +807,8 @@ fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
 }
 
 /// The face-up cards `up` (after the prizes `prize`, if any) of the seats `in_game` tie among
-/// `tied`: a war on the rings, or the general contest where hands or `war_cause_to_loser`
-/// change what a war is.
+/// `tied`: a war on the rings, a war of hands ([`hand_war`]), or the general contest where
+/// `war_cause_to_loser` changes what a war is.
 #[allow(clippy::too_many_arguments)] // the battle so far
 #[inline(always)]
 fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
@@ -814,6 +822,9 @@ fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
     prize: [u8; MAX_PLAYERS],
     mut up: [u8; MAX_PLAYERS],
 ) -> Option<End> {
+    if HANDS && !PRIZE && !r.cause_to_loser {
+        return hand_war::<N>(r, t, s, tally, rng, in_game, tied, up);
+    }
     if HANDS || r.cause_to_loser {
         t.clear();
         for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
@@ -835,6 +846,65 @@ fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
         up,
         1 + usize::from(PRIZE),
     )
+}
+
+/// A tie among `tied` in hand mode (no prize, no `war_cause_to_loser`), as the general
+/// [`fight`](general::fight) plays it: each war, every tied seat puts its `n` cards face down
+/// from its stack and plays one from its hand by its policy (the slot refilled from the stack),
+/// seat by seat, until one seat's card is best; the winner picks up every pot. While every
+/// tied seat holds a card in hand and `n` to put down, this is every war; a war with a seat
+/// short of either goes on in the general contest, from where the wars stopped.
+#[allow(clippy::too_many_arguments)] // the battle so far
+#[inline(never)]
+fn hand_war<const N: usize>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    in_game: u8,
+    tied: u8,
+    mut up: [u8; MAX_PLAYERS],
+) -> Option<End> {
+    t.clear();
+    for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
+        t.pots[p].push(up[p]);
+    }
+    let (mut contenders, mut depth) = (tied, 0u32);
+    let winner = loop {
+        let n = r.war_size(depth + 1, up[contenders.trailing_zeros() as usize]);
+        // `Rules::stake` is `Play(n)` for exactly these seats.
+        if seats(contenders).any(|p| s.hand_len[p] == 0 || s.supply(r, p) < n) {
+            return general::contest(
+                r, t, s, tally, rng, &mut Quiet, contenders, &mut up, 0, depth,
+            );
+        }
+        depth += 1;
+        tally.wars += 1;
+        for p in seats(contenders) {
+            for _ in 0..n {
+                let c = s.draw_down(r, p, rng);
+                t.pots[p].push(c);
+            }
+            tally.cards_turned += n as u64 + 1;
+            let c = s.draw_up(r, p, rng);
+            t.pots[p].push(c);
+            up[p] = c;
+        }
+        let best = r.best_of_first::<N>(contenders, &up);
+        if best.count_ones() == 1 {
+            break best.trailing_zeros() as usize;
+        }
+        contenders = best;
+    };
+    tally.deepest = tally.deepest.max(depth);
+    if r.wars_to_win.is_some() {
+        s.wars_won[winner] += 1;
+    }
+    t.order_pots(r, winner, false, rng);
+    s.give(r, winner, &t.order);
+    general::top_up_hands(r, s, rng);
+    after::<N, true>(r, s, tally, winner, in_game, depth)
 }
 
 /// The pick-up of a battle without a war that `winner` won: `order_pickup` on pots of the

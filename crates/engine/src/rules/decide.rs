@@ -199,11 +199,18 @@ impl Rules {
     /// card by the ranking's strength key; ties go to the lower slot.
     #[inline(always)]
     pub(crate) fn choose<D: Draws>(&self, seat: usize, hand: &[u8], rng: &mut D) -> usize {
+        self.choose_by(self.policies[seat], hand, rng)
+    }
+
+    /// [`choose`](Self::choose) by the policy `policy`: a loop that knows its seats' policies
+    /// reads them once.
+    #[inline(always)]
+    pub(crate) fn choose_by<D: Draws>(&self, policy: Policy, hand: &[u8], rng: &mut D) -> usize {
         let n = hand.len();
         let key = |i: usize| self.strength[usize::from(hand[i])];
         // Scans in registers: an iterator's `max_by_key` kept its running best on the stack,
         // and each step read back what the one before had just written.
-        let high = match self.policies[seat] {
+        let high = match policy {
             Policy::Random => return rng.below(n as u32) as usize,
             Policy::Highest => true,
             Policy::Lowest => false,
