@@ -179,7 +179,7 @@ pub(crate) fn brent<P: Position>(
         }
         lam += 1;
         if live.same(&saves.tortoise) {
-            return Ok(finish_loop(live, saves, start, lam, step));
+            return Ok(finish_loop(live, saves, start, lam, step, tally.battles));
         }
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
@@ -196,15 +196,19 @@ pub(crate) fn brent<P: Position>(
 /// The record of a game that loops with period `lam` from `saves.initial` (where the tally was
 /// `start`): replay from there, one copy `lam` battles ahead; they first meet at the loop's
 /// start. The copy ahead has then played exactly start + period battles: its counts are the
-/// game's. Replayed battles cannot end the game: the first pass went past them.
+/// game's. Replayed battles cannot end the game: the first pass went past them. `found` is the
+/// battles the first pass had played when it found the loop: the copy ahead meets the other
+/// by then, and a replay that goes further plays another game than the first pass (a bug in
+/// a loop's replay), which panics rather than replaying for ever.
 pub(crate) fn finish_loop<P: Position>(
     live: &mut P,
     saves: &mut Saves<P>,
     start: Tally,
     lam: u64,
     step: &mut impl Step<P>,
+    found: u64,
 ) -> GameRecord {
-    finish_loop_after(live, saves, start, lam, step, start.battles)
+    finish_loop_after(live, saves, start, lam, step, start.battles, found)
 }
 
 /// [`finish_loop`] for a loop that, by a hint (from [`start_after`]), starts no earlier than
@@ -221,6 +225,7 @@ pub(crate) fn finish_loop_after<P: Position>(
     lam: u64,
     step: &mut impl Step<P>,
     hint: u64,
+    found: u64,
 ) -> GameRecord {
     let mut from = hint.saturating_sub(1).max(start.battles);
     let (mut ahead, mut behind) = loop {
@@ -237,6 +242,12 @@ pub(crate) fn finish_loop_after<P: Position>(
         from = start.battles;
     };
     while !live.same(&saves.replay) {
+        // They meet at the loop's start, `lam` battles before the first pass found the loop.
+        assert!(
+            ahead.battles < found,
+            "a loop's replay went past battle {found}, where the first pass found the loop: \
+             the replay plays another game than the first pass"
+        );
         step.step(live, &mut ahead, false);
         step.step(&mut saves.replay, &mut behind, false);
     }
@@ -270,7 +281,8 @@ pub(crate) fn past_cap<P: Position>(
             return capped;
         }
         if live.same(&saves.tortoise) {
-            let found = finish_loop(live, saves, start, lam, step);
+            // `tally` counted from `start`; the position here is `lam` battles past the cap.
+            let found = finish_loop(live, saves, start, lam, step, cap + lam);
             return match found.cycle {
                 Some(c) if c.start + c.period <= cap => found,
                 _ => capped,
@@ -327,8 +339,15 @@ mod tests {
                 };
                 for hint in first..=first + mu + 2 * lam + 3 {
                     let mut live = walk.clone();
-                    let record =
-                        finish_loop_after(&mut live, &mut saves, start, lam, &mut step, hint);
+                    let record = finish_loop_after(
+                        &mut live,
+                        &mut saves,
+                        start,
+                        lam,
+                        &mut step,
+                        hint,
+                        first + mu + lam,
+                    );
                     let want = Cycle {
                         start: first + mu,
                         period: lam,

@@ -496,9 +496,9 @@ fn run_with<
                         rng,
                         plain,
                     };
-                    let hint =
-                        cycle::start_after(&saves.trail, start.battles, acc as u32 as u64, lam);
-                    return cycle::finish_loop_after(s, saves, start, lam, &mut step, hint);
+                    let found = acc as u32 as u64;
+                    let hint = cycle::start_after(&saves.trail, start.battles, found, lam);
+                    return cycle::finish_loop_after(s, saves, start, lam, &mut step, hint, found);
                 }
             }
             if power == lam {

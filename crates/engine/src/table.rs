@@ -208,7 +208,13 @@ fn ring<const N: usize, const HANDS: bool>(
                 let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
                 let mut step = Replay::<N> { r, t, rng, shape };
                 return Played::Over(cycle::finish_loop_after(
-                    s, saves, start, lam, &mut step, hint,
+                    s,
+                    saves,
+                    start,
+                    lam,
+                    &mut step,
+                    hint,
+                    tally.battles,
                 ));
             }
         }
