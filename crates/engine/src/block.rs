@@ -1,5 +1,5 @@
 //! The block loop: the classic shape's battles sixteen at a time, with AVX-512 (x86-64, chosen
-//! at run time; [`crate::fast`]'s loop plays the same games everywhere else).
+//! at run time; the two-seat loop, [`crate::duo`], plays the same games everywhere else).
 //!
 //! Between two wars the game needs no decisions: battle `i` compares the `i`-th cards of the two
 //! stacks, and the two cards go under the winner's stack, behind every card it holds now. So

@@ -11,8 +11,10 @@
 //! - who wins is a coin flip to the branch predictor, so the winner's stack, the pick-up order
 //!   and the lead are chosen by arithmetic, not branches;
 //! - what the rules fix for the whole game is compiled into the loop: the pick-up order and
-//!   the ranking ([`Pick`], [`Duel`] as const parameters), two piles or one, the size of the
-//!   buffer; wars (one battle in ~17) go to the general loop's [`fight`](general::fight);
+//!   the ranking (a [`pick`] code and whether a duel table ranks the cards, as const
+//!   parameters), two piles or one, the size of the buffer; wars (one battle in ~17) go to
+//!   [`war`], on the seats, and what it cannot pay for to the general loop's
+//!   [`fight`](general::fight);
 //! - endings by counting cards (all cards, `target_cards`, `min_cards`) are one range check on
 //!   seat 0's cards, and loop detection a compare of seat 0's count before the bytes.
 

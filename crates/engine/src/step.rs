@@ -2,7 +2,7 @@
 //!
 //! A [`Battler`] plays exactly the engine's battle ([`crate::general::battle`], the reference
 //! every loop is tested against) from a [`Position`] and hands back the position after it, or
-//! how the game ended. The random draws come from any [`Draws`](crate::Draws): a scripted
+//! how the game ended. The random draws come from any [`Draws`]: a scripted
 //! source can force each draw's outcome and so enumerate every outcome of a battle with its
 //! probability. Nothing here is a second implementation of the rules: the deal is the
 //! engine's (cards dealt one at a time, hands filled as a game starts) and the battle is the

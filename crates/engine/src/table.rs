@@ -4,8 +4,8 @@
 //! A battle whose opening is a prize (where the rules have one) and a face-up card from the top
 //! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! commonest tables (one pile, no prize or speed; hands only where no loop is looked for) run
-//! as the [`ring`], battle after battle on lanes in registers. A tie is a war on the rings
+//! tables with one pile and no speed (hands only where no loop is looked for) run as the
+//! [`ring`], battle after battle on lanes in registers. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
 //! short stacks, prizes with hands and `on_empty = lose` are the general
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
@@ -75,13 +75,14 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     last_two: bool,
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    if !PRIZE && r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
-        // Hands are played on the ring where no loop is looked for (a random pick or order).
+    if r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
+        // Hands are played on the ring where no loop is looked for (a random pick or order);
+        // a prize with hands is never plain (`shaped!` plays it without hands).
         if !HANDS {
-            return ring::<N, false>(r, t, s, saves, tally, rng, cap, last_two);
+            return ring::<N, PRIZE, false>(r, t, s, saves, tally, rng, cap, last_two);
         }
         if !r.detects_cycles() {
-            return ring::<N, true>(r, t, s, saves, tally, rng, cap, false);
+            return ring::<N, false, true>(r, t, s, saves, tally, rng, cap, false);
         }
     }
     let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
@@ -117,8 +118,13 @@ fn hand_over(r: &Rules, s: &Seats, tally: &Tally, open: &mut bool) -> bool {
 
 /// How the run of plain battles of [`ring`] stopped.
 enum Stop {
-    /// The face-up cards `up` (seat `p`'s in byte `p`) tie among the seats of the mask.
-    Tie(u8, [u8; MAX_PLAYERS]),
+    /// The face-up cards `up` (seat `p`'s in byte `p`) tie among the seats of the mask; the
+    /// prizes under them, where the rules have one, are `prize`.
+    Tie {
+        tied: u8,
+        prize: [u8; MAX_PLAYERS],
+        up: [u8; MAX_PLAYERS],
+    },
     /// A player is out, or an ending that counts cards may have come: the general
     /// [`after`](general::after) decides, for the battle this seat won.
     Check(usize),
@@ -127,16 +133,18 @@ enum Stop {
     Look,
 }
 
-/// [`run_with`] for the commonest tables: a face-up card from each stack, or from each full
-/// hand refilled from the stack (`HANDS`, where no loop is looked for), one pile. Runs of plain
-/// battles are [`plain_run`]'s, on lanes in registers; wars and endings go to the [`battle`]'s
-/// own [`tie`] and [`general::after`], and a battle where a hand cannot be refilled (a stack is
-/// empty: [`plain_run`] stops after the battle that empties it) to [`battle`] itself. Loops are
+/// [`run_with`] for the tables with one pile and no speed: a face-up card from each stack
+/// (after a prize from it, with `PRIZE`), or from each full hand refilled from the stack
+/// (`HANDS`, where no loop is looked for). Runs of plain battles are [`plain_run`]'s, on lanes
+/// in registers; wars and endings go to the [`battle`]'s own [`tie`] and [`general::after`],
+/// and a battle where a hand cannot be refilled (a stack is empty: [`plain_run`] stops after
+/// the battle that empties it) or a seat cannot give a prize and turn up a card to [`battle`]
+/// itself. Loops are
 /// found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
-fn ring<const N: usize, const HANDS: bool>(
+fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -160,6 +168,7 @@ fn ring<const N: usize, const HANDS: bool>(
     }
     let shape = Shape {
         pick: pick_of(r.pickup),
+        layered: r.pickup == Pickup::Played,
         ordered: matches!(r.compare, Compare::Ordered),
         counted,
         cycles,
@@ -182,31 +191,37 @@ fn ring<const N: usize, const HANDS: bool>(
         }
         let tortoise = cycles.then_some(&saves.tortoise);
         let (b, e) = (&mut tally, &mut lam);
-        let (stop, end) = leg::<N, HANDS>(
-            r,
-            t,
-            s,
-            b,
-            rng,
-            &shape,
-            e,
-            power,
-            tortoise,
-            &mut saves.trail[..],
-        );
+        let (looked, end) = if PRIZE && short_of_prize(s) {
+            // A seat with one card cannot give a prize and turn up a card: the table battle's.
+            (false, battle::<N, true, false>(r, t, s, b, rng))
+        } else {
+            let (stop, end) = leg::<N, PRIZE, HANDS>(
+                r,
+                t,
+                s,
+                b,
+                rng,
+                &shape,
+                e,
+                power,
+                tortoise,
+                &mut saves.trail[..],
+            );
+            (matches!(stop, Stop::Look), end)
+        };
         if let Some((end, winner)) = end {
             return Played::Over(tally.record(end, winner, None));
         }
         // Brent's step after the battle, as `cycle::brent` takes it (the run of plain battles
         // counted its own).
         if cycles {
-            if !matches!(stop, Stop::Look) {
+            if !looked {
                 lam += 1;
                 saves.trail[tally.battles as usize % TRAIL] = trail_byte(s);
             }
             if s.same(&saves.tortoise) {
                 let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
-                let mut step = Replay::<N> { r, t, rng, shape };
+                let mut step = Replay::<N, PRIZE> { r, t, rng, shape };
                 return Played::Over(cycle::finish_loop_after(
                     s,
                     saves,
@@ -221,7 +236,7 @@ fn ring<const N: usize, const HANDS: bool>(
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
             if cycles {
-                let mut step = Replay::<N> { r, t, rng, shape };
+                let mut step = Replay::<N, PRIZE> { r, t, rng, shape };
                 return Played::Over(cycle::past_cap(s, saves, start, capped, &mut step));
             }
             return Played::Over(capped);
@@ -240,11 +255,17 @@ fn needs_draw(r: &Rules, s: &Seats) -> bool {
     seats(s.in_game).any(|p| usize::from(s.hand_len[p]) < r.hand || s.l[p] == 0)
 }
 
+/// Whether a seat in the game holds fewer than the two cards of a battle with a prize: its
+/// next battle is the table battle's, not the ring's.
+fn short_of_prize(s: &Seats) -> bool {
+    seats(s.in_game).any(|p| s.l[p] < 2)
+}
+
 /// One leg of the [`ring`]: plain battles on lanes ([`plain_run`]) until one is not, then that
 /// battle's war or endings. Brent's count `lam` (against the saved `tortoise`, which is there
 /// where loops are looked for) and the power of two at which the next save is due go with it.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
-fn leg<const N: usize, const HANDS: bool>(
+fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -288,7 +309,8 @@ fn leg<const N: usize, const HANDS: bool>(
             hands[i] = u64::from_le_bytes(s.hands[p]);
         }
     }
-    let stop = plain_any::<HANDS>(r, rng, s, shape, &seat, seated, &mut run, &mut hands, trail);
+    let stop =
+        plain_any::<PRIZE, HANDS>(r, rng, s, shape, &seat, seated, &mut run, &mut hands, trail);
     for (i, &p) in seat.iter().enumerate().take(seated) {
         if HANDS {
             s.hands[p] = hands[i].to_le_bytes();
@@ -298,15 +320,15 @@ fn leg<const N: usize, const HANDS: bool>(
         s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
         s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
     }
-    tally.cards_turned += (run.battles - tally.battles) * seated as u64;
+    let need = 1 + u64::from(PRIZE);
+    tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need;
     tally.battles = run.battles;
     tally.leader = (run.leader != NONE).then_some(run.leader);
     tally.lead_changes = run.changes;
     *lam = run.lam;
     let end = match stop {
-        Stop::Tie(tied, up) => {
-            let prize = [0; MAX_PLAYERS];
-            tie::<N, false, HANDS>(r, t, s, tally, rng, in_game, tied, prize, up)
+        Stop::Tie { tied, prize, up } => {
+            tie::<N, PRIZE, HANDS>(r, t, s, tally, rng, in_game, tied, prize, up)
         }
         Stop::Check(winner) => general::after(r, s, tally, winner, 0, 0),
         Stop::Look => None,
@@ -317,16 +339,16 @@ fn leg<const N: usize, const HANDS: bool>(
 /// The replays of the ring's loop detection ([`cycle::finish_loop_after`],
 /// [`cycle::past_cap`]): a battle at a time by the table [`battle`], and long stretches on the
 /// ring's lanes, as the first pass played them.
-struct Replay<'a, const N: usize> {
+struct Replay<'a, const N: usize, const PRIZE: bool> {
     r: &'a Rules,
     t: &'a mut Scratch,
     rng: &'a mut GameRng,
     shape: Shape,
 }
 
-impl<const N: usize> cycle::Step<Seats> for Replay<'_, N> {
+impl<const N: usize, const PRIZE: bool> cycle::Step<Seats> for Replay<'_, N, PRIZE> {
     fn step(&mut self, s: &mut Seats, tally: &mut Tally, _: bool) -> Option<End> {
-        battle::<N, false, false>(self.r, self.t, s, tally, self.rng)
+        battle::<N, PRIZE, false>(self.r, self.t, s, tally, self.rng)
     }
 
     fn leap(&mut self, s: &mut Seats, tally: &mut Tally, to: u64) {
@@ -336,8 +358,13 @@ impl<const N: usize> cycle::Step<Seats> for Replay<'_, N> {
             ..self.shape
         };
         while tally.battles < to {
+            if PRIZE && short_of_prize(s) {
+                self.step(s, tally, false);
+                continue;
+            }
             let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
-            let (_, end) = leg::<N, false>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
+            let (_, end) =
+                leg::<N, PRIZE, false>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
             debug_assert!(end.is_none(), "a replayed battle cannot end the game");
         }
     }
@@ -362,6 +389,9 @@ const NONE: u8 = u8::MAX;
 struct Shape {
     /// The pick-up order ([`pick`]).
     pick: u8,
+    /// `played`, which [`pick`] counts as winner-first: the same for a card each, not with a
+    /// prize (layer by layer rather than pot by pot).
+    layered: bool,
     /// The ranking is an order (the highest card wins), not a beats-table.
     ordered: bool,
     /// An ending that counts cards may come after any battle ([`counts_cards`]).
@@ -396,7 +426,7 @@ struct Run {
 
 /// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
-fn plain_any<const HANDS: bool>(
+fn plain_any<const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
     rng: &mut GameRng,
     s: &mut Seats,
@@ -409,7 +439,9 @@ fn plain_any<const HANDS: bool>(
 ) -> Stop {
     macro_rules! call {
         ($m:literal, $ordered:literal, $pick:path) => {
-            plain_run::<$m, HANDS, { $pick }, $ordered>(r, rng, s, shape, seat, run, hands, trail)
+            plain_run::<$m, PRIZE, HANDS, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail,
+            )
         };
     }
     macro_rules! picked {
@@ -444,8 +476,8 @@ fn plain_any<const HANDS: bool>(
     }
 }
 
-/// Plain battles of the `M` seats still in the game (a face-up card from each stack, one pile)
-/// until one is not: a tie, a battle after which an ending may come, or a look for the safety
+/// Plain battles of the `M` seats still in the game (a face-up card from each stack, one pile;
+/// with `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a battle after which an ending may come, or a look for the safety
 /// cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
@@ -454,7 +486,13 @@ fn plain_any<const HANDS: bool>(
 /// from its stack, as long as every stack has a card.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
-fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: bool>(
+fn plain_run<
+    const M: usize,
+    const PRIZE: bool,
+    const HANDS: bool,
+    const PICK: u8,
+    const ORDERED: bool,
+>(
     r: &Rules,
     rng_out: &mut GameRng,
     s: &mut Seats,
@@ -502,12 +540,18 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
     let rng = &mut g;
     let stop = loop {
         battles += 1;
-        let mut ups = 0u64;
+        let (mut prs, mut ups) = (0u64, 0u64);
         for (i, &b) in base.iter().enumerate() {
             let pos = (heads >> (16 * i)) as usize & mask;
             // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
             let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
-            if HANDS {
+            if PRIZE {
+                // The top card is the prize, the one under it turned up.
+                // SAFETY: as above, the position masked into the stretch.
+                let next = u64::from(unsafe { *buf.get_unchecked(b + ((pos + 1) & mask)) });
+                prs |= top << (8 * i);
+                ups |= next << (8 * i);
+            } else if HANDS {
                 // `Holdings::draw_up`: the policy's card, its slot refilled from the stack.
                 let word = words[i];
                 let slot = r.choose_by(policy[i], &word.to_le_bytes()[..hand], rng);
@@ -518,21 +562,30 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
                 ups |= top << (8 * i);
             }
         }
-        heads = (heads + ones) & wrap;
-        lens -= ones;
+        let moved = if PRIZE { 2 * ones } else { ones };
+        heads = (heads + moved) & wrap;
+        lens -= moved;
         let best = best_lane::<M, ORDERED>(r, ups);
         if best & (best - 1) != 0 {
-            let (mut tied, mut up) = (0u8, [0u8; MAX_PLAYERS]);
+            let (mut tied, mut prize, mut up) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
             for (i, &p) in seat.iter().enumerate().take(M) {
                 tied |= ((best >> i) & 1) << p;
+                prize[p] = (prs >> (8 * i)) as u8;
                 up[p] = (ups >> (8 * i)) as u8;
             }
-            break Stop::Tie(tied, up);
+            break Stop::Tie { tied, prize, up };
         }
         // The best card's lane: `best` has a bit set, and none above the `M` lanes.
         let w = best.trailing_zeros() as usize;
         debug_assert!(w < M);
-        let cards = order::<M, PICK>(rng, ups, w);
+        let (cards, k) = if PRIZE {
+            (
+                order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
+                2 * M,
+            )
+        } else {
+            (order::<M, PICK>(rng, ups, w), M)
+        };
         let sh = 16 * w;
         let head = (heads >> sh) as usize & LANE;
         let held = (lens >> sh) as usize & LANE;
@@ -540,18 +593,20 @@ fn plain_run<const M: usize, const HANDS: bool, const PICK: u8, const ORDERED: b
         // SAFETY: `w < M` (above).
         let stretch = unsafe { *base.get_unchecked(w) };
         if at + 8 <= cap && held + 8 <= cap {
-            // Eight bytes past the tail: the ones after the `M`th land where no card lies.
+            // Eight bytes past the tail: the ones after the `k`th land where no card lies.
             // SAFETY: `at + 8 <= cap`, and the stretch lies in `buf` (asserted).
             unsafe {
                 let to = buf.as_mut_ptr().add(stretch + at);
                 std::ptr::write_unaligned(to.cast::<u64>(), cards.to_le());
             }
         } else {
-            put_wrapped(buf, stretch, mask, head + held, cards, M);
+            put_wrapped(buf, stretch, mask, head + held, cards, k);
         }
-        lens += (M as u64) << sh;
-        // One pile: a seat's stack is all its cards.
-        if has_zero_lane(lens | pad) || shape.counted {
+        lens += (k as u64) << sh;
+        // One pile: a seat's stack is all its cards. With a prize, a seat down to one card
+        // stops the run too (the next battle is the table battle's).
+        if has_zero_lane(lens | pad) || PRIZE && has_zero_lane((lens - ones) | pad) || shape.counted
+        {
             break Stop::Check(seat[w]);
         }
         // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
@@ -689,6 +744,55 @@ fn order<const M: usize, const PICK: u8>(rng: &mut GameRng, ups: u64, w: usize) 
                         (lo, hi)
                     };
                 }
+            }
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+/// The pick-up of a plain battle with a prize that lane `w` won, from the prizes `prs` and the
+/// face-up cards `ups` (lane `i`'s in byte `i`), in [`pickup`]'s order of the `2M` cards
+/// (`layered`: `played`, layer by layer), in a word.
+#[inline(always)]
+fn order_prize<const M: usize, const PICK: u8>(
+    rng: &mut GameRng,
+    prs: u64,
+    ups: u64,
+    w: usize,
+    layered: bool,
+) -> u64 {
+    // Pot by pot in seat order: lane `i`'s prize and card in bytes `2i` and `2i + 1`.
+    let pots = (0..M).fold(0u64, |v, i| {
+        let pot = (prs >> (8 * i)) & 0xFF | ((ups >> (8 * i)) & 0xFF) << 8;
+        v | pot << (16 * i)
+    });
+    match PICK {
+        pick::SHUFFLED => rng.shuffle_word(pots, 2 * M),
+        // Layer by layer in seat order.
+        pick::SEAT => prs | ups << (8 * M),
+        pick::WINNER if layered => {
+            // Each layer winner first, the others in seat order: a card each's order twice.
+            order::<M, PICK>(rng, prs, w) | order::<M, PICK>(rng, ups, w) << (8 * M)
+        }
+        pick::WINNER | pick::LOSER => {
+            // The winner's pot taken out, the others closing up in seat order.
+            let own = (pots >> (16 * w)) & 0xFFFF;
+            let below = pots & ((1 << (16 * w)) - 1);
+            // (A shift by 64, past the last of four pots, is nothing.)
+            let above = pots.checked_shr(16 * w as u32 + 16).unwrap_or(0);
+            let others = below | above << (16 * w);
+            if PICK == pick::WINNER {
+                own | others << 16
+            } else {
+                others | own << (16 * (M - 1))
+            }
+        }
+        _ => {
+            let mut b = pots.to_le_bytes();
+            if PICK == pick::DESC {
+                b[..2 * M].sort_unstable_by(|x, y| y.cmp(x));
+            } else {
+                b[..2 * M].sort_unstable();
             }
             u64::from_le_bytes(b)
         }
