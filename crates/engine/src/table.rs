@@ -139,10 +139,9 @@ enum Stop {
 /// in registers; wars and endings go to the [`battle`]'s own [`tie`] and [`general::after`],
 /// and a battle where a hand cannot be refilled (a stack is empty: [`plain_run`] stops after
 /// the battle that empties it) or a seat cannot give a prize and turn up a card to [`battle`]
-/// itself. Loops are
-/// found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
-/// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
-/// and top cards match the saved one's.
+/// itself. Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first
+/// save after [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its
+/// stack lengths and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -477,8 +476,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 }
 
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack, one pile;
-/// with `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a battle after which an ending may come, or a look for the safety
-/// cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
+/// with `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a
+/// battle after which an ending may come, or a look for the safety cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
 /// whether the ranking is `ORDERED` are compiled in. With `HANDS`, each seat plays the card
@@ -611,8 +610,8 @@ fn plain_run<
         }
         // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
         // seat holds strictly the most cards, the leader is that seat. A plain battle raises
-        // only the winner's count and lowers every other by one, which keeps the others'
-        // order: once a game has a leader, the lead changes only to the winner, when it now
+        // only the winner's count and lowers every other by the same one card (two with a
+        // prize), which keeps the others' order: once a game has a leader, the lead changes only to the winner, when it now
         // holds more than every other seat. Without a branch on the cards.
         if leader == NONE {
             let (unique, now) = leader_lane::<M>(lens);
