@@ -719,17 +719,7 @@ fn order<const M: usize, const PICK: u8>(rng: &mut GameRng, ups: u64, w: usize) 
     match PICK {
         pick::SHUFFLED => rng.shuffle_word(ups, M),
         pick::SEAT => ups,
-        pick::WINNER | pick::LOSER => {
-            // The winner's card taken out of the word, the others closing up in seat order.
-            let own = (ups >> (8 * w)) & 0xFF;
-            let below = ups & ((1 << (8 * w)) - 1);
-            let others = below | (ups >> (8 * w + 8)) << (8 * w);
-            if PICK == pick::WINNER {
-                own | others << 8
-            } else {
-                others | own << (8 * (M - 1))
-            }
-        }
+        pick::WINNER | pick::LOSER => apart::<M>(ups, w, 8, PICK == pick::WINNER),
         _ => {
             // A sorting network on the bytes, with no branch on the cards.
             let mut b = ups.to_le_bytes();
@@ -746,6 +736,24 @@ fn order<const M: usize, const PICK: u8>(rng: &mut GameRng, ups: u64, w: usize) 
             }
             u64::from_le_bytes(b)
         }
+    }
+}
+
+/// The `M` units of `bits` bits of `word` (a card, or a prize and its card) with lane `w`'s
+/// taken out and put first (`first`) or last, the others closing up in seat order: the
+/// winner-first and loser-first orders.
+#[inline(always)]
+fn apart<const M: usize>(word: u64, w: usize, bits: u32, first: bool) -> u64 {
+    let at = bits * w as u32;
+    let own = (word >> at) & ((1 << bits) - 1);
+    let below = word & ((1 << at) - 1);
+    // (A shift by 64, past the last of four pots, is nothing.)
+    let above = word.checked_shr(at + bits).unwrap_or(0);
+    let others = below | above << at;
+    if first {
+        own | others << bits
+    } else {
+        others | own << (bits * (M as u32 - 1))
     }
 }
 
@@ -773,19 +781,7 @@ fn order_prize<const M: usize, const PICK: u8>(
             // Each layer winner first, the others in seat order: a card each's order twice.
             order::<M, PICK>(rng, prs, w) | order::<M, PICK>(rng, ups, w) << (8 * M)
         }
-        pick::WINNER | pick::LOSER => {
-            // The winner's pot taken out, the others closing up in seat order.
-            let own = (pots >> (16 * w)) & 0xFFFF;
-            let below = pots & ((1 << (16 * w)) - 1);
-            // (A shift by 64, past the last of four pots, is nothing.)
-            let above = pots.checked_shr(16 * w as u32 + 16).unwrap_or(0);
-            let others = below | above << (16 * w);
-            if PICK == pick::WINNER {
-                own | others << 16
-            } else {
-                others | own << (16 * (M - 1))
-            }
-        }
+        pick::WINNER | pick::LOSER => apart::<M>(pots, w, 16, PICK == pick::WINNER),
         _ => {
             let mut b = pots.to_le_bytes();
             if PICK == pick::DESC {
