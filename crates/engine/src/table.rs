@@ -16,7 +16,7 @@ use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, pick, pick_of};
+use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of};
 use crate::seats::Seats;
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
 
@@ -978,8 +978,9 @@ fn hand_war<const N: usize>(
     let (mut contenders, mut depth) = (tied, 0u32);
     let winner = loop {
         let n = r.war_size(depth + 1, up[contenders.trailing_zeros() as usize]);
-        // `Rules::stake` is `Play(n)` for exactly these seats.
-        if seats(contenders).any(|p| s.hand_len[p] == 0 || s.supply(r, p) < n) {
+        // Every tied seat stakes the war in full, or the general contest plays it.
+        let full = |p: usize| r.stake(s.supply(r, p), s.hand_len(p), n) == Stake::Play(n);
+        if !seats(contenders).all(full) {
             return general::contest(
                 r, t, s, tally, rng, &mut Quiet, contenders, &mut up, 0, depth,
             );
@@ -1003,12 +1004,7 @@ fn hand_war<const N: usize>(
         contenders = best;
     };
     tally.deepest = tally.deepest.max(depth);
-    if r.wars_to_win.is_some() {
-        s.wars_won[winner] += 1;
-    }
-    t.order_pots(r, winner, false, rng);
-    s.give(r, winner, &t.order);
-    general::top_up_hands(r, s, rng);
+    general::settle(r, t, s, rng, winner, depth, 0);
     after::<N, true>(r, s, tally, winner, in_game, depth)
 }
 
