@@ -172,8 +172,11 @@ impl GameRng {
             let j = self.below(i as u32 + 1) as usize;
             w = swap(w, i, j);
         }
-        if n >= 2 && self.bit() {
-            w = swap(w, 0, 1);
+        if n >= 2 {
+            // The last swap by a mask, not a branch: the bit is a coin toss, and a branch on it
+            // is mispredicted every other battle.
+            let d = (w ^ (w >> 8)) & 0xFF;
+            w ^= u64::from(self.bit()).wrapping_neg() & (d | d << 8);
         }
         w
     }

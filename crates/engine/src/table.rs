@@ -468,6 +468,40 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         (2..=4).contains(&seated),
         "a game with one seat in has ended"
     );
+    if HANDS && seated == 2 && r.policies[seat[0]] == r.policies[seat[1]] {
+        macro_rules! pair {
+            ($policy:path, $ordered:literal, $pick:path) => {
+                pair_hands::<{ $policy }, { $pick }, $ordered>(r, rng, s, shape, seat, run, hands)
+            };
+        }
+        macro_rules! pair_picked {
+            ($policy:path, $ordered:literal) => {
+                match shape.pick {
+                    pick::SHUFFLED => pair!($policy, $ordered, pick::SHUFFLED),
+                    pick::SEAT => pair!($policy, $ordered, pick::SEAT),
+                    pick::WINNER => pair!($policy, $ordered, pick::WINNER),
+                    pick::LOSER => pair!($policy, $ordered, pick::LOSER),
+                    pick::DESC => pair!($policy, $ordered, pick::DESC),
+                    _ => pair!($policy, $ordered, pick::ASC),
+                }
+            };
+        }
+        macro_rules! pair_ordered {
+            ($policy:path) => {
+                if shape.ordered {
+                    pair_picked!($policy, true)
+                } else {
+                    pair_picked!($policy, false)
+                }
+            };
+        }
+        return match r.policies[seat[0]] {
+            Policy::Random => pair_ordered!(policy::RANDOM),
+            Policy::Highest => pair_ordered!(policy::HIGHEST),
+            Policy::Lowest => pair_ordered!(policy::LOWEST),
+            Policy::Median => pair_ordered!(policy::MEDIAN),
+        };
+    }
     match seated {
         2 => go!(2),
         3 => go!(3),
@@ -551,12 +585,9 @@ fn plain_run<
                 prs |= top << (8 * i);
                 ups |= next << (8 * i);
             } else if HANDS {
-                // `Holdings::draw_up`: the policy's card, its slot refilled from the stack.
-                let word = words[i];
-                let slot = r.choose_by(policy[i], &word.to_le_bytes()[..hand], rng);
-                let at = 8 * slot as u32;
-                ups |= ((word >> at) & 0xFF) << (8 * i);
-                words[i] = word & !(0xFF << at) | top << at;
+                let up;
+                (up, words[i]) = draw_up(r, policy[i], hand, words[i], top, rng);
+                ups |= up << (8 * i);
             } else {
                 ups |= top << (8 * i);
             }
@@ -658,6 +689,159 @@ fn plain_run<
         tort_tops,
     };
     stop
+}
+
+/// The hand policies a [`pair_hands`] run is compiled for (`Policy` as a constant).
+mod policy {
+    pub(super) const RANDOM: u8 = 0;
+    pub(super) const HIGHEST: u8 = 1;
+    pub(super) const LOWEST: u8 = 2;
+    pub(super) const MEDIAN: u8 = 3;
+}
+
+/// [`plain_run`] with hands for the last two seats in the game when both play by one policy:
+/// the same battles, draws and stops, on two lanes with the policy `POLICY`, the pick-up order
+/// `PICK` and whether the ranking is `ORDERED` compiled in. The general run spends most of a
+/// hand battle moving its state between registers and the stack (its loops over the lanes
+/// and the policy chosen per card); two hands, two heads and the generator fit in registers.
+#[allow(clippy::too_many_arguments)] // the run's position, handed over
+#[inline(never)]
+fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
+    r: &Rules,
+    rng_out: &mut GameRng,
+    s: &mut Seats,
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    run: &mut Run,
+    hands: &mut [u64; MAX_PLAYERS],
+) -> Stop {
+    debug_assert!(
+        !shape.cycles,
+        "hands on the ring only without loop detection"
+    );
+    let cap = s.cap();
+    debug_assert!((8..=LANES_RING).contains(&cap));
+    let buf = &mut s.buf_mut()[..];
+    let mask = cap - 1;
+    const BOTH: u64 = 0x0001_0001;
+    let wrap = BOTH * mask as u64;
+    let base = [seat[0] * cap, seat[1] * cap];
+    // Both stretches lie in the buffer: the reads and the store below stay inside it.
+    assert!(base.iter().all(|&b| b + cap <= buf.len()));
+    let seat_bytes = seat[0] as u32 | (seat[1] as u32) << 8;
+    let Run {
+        mut heads,
+        mut lens,
+        mut battles,
+        mut leader,
+        mut changes,
+        ..
+    } = *run;
+    let hand = r.hand;
+    debug_assert!((1..=8).contains(&hand));
+    let mut words = [hands[0], hands[1]];
+    // The generator as a local copy, written back once (as in `plain_run`).
+    let mut g = rng_out.clone();
+    let stop = loop {
+        battles += 1;
+        let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
+        // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
+        let (top0, top1) = unsafe {
+            (
+                u64::from(*buf.get_unchecked(base[0] + h0)),
+                u64::from(*buf.get_unchecked(base[1] + h1)),
+            )
+        };
+        let (up0, word0) = draw_up(r, policy_of(POLICY), hand, words[0], top0, &mut g);
+        let (up1, word1) = draw_up(r, policy_of(POLICY), hand, words[1], top1, &mut g);
+        words = [word0, word1];
+        let ups = up0 | up1 << 8;
+        heads = (heads + BOTH) & wrap;
+        lens -= BOTH;
+        let best = best_lane::<2, ORDERED>(r, ups);
+        if best == 0b11 {
+            let mut up = [0u8; MAX_PLAYERS];
+            up[seat[0]] = up0 as u8;
+            up[seat[1]] = up1 as u8;
+            break Stop::Tie {
+                tied: 1 << seat[0] | 1 << seat[1],
+                prize: [0; MAX_PLAYERS],
+                up,
+            };
+        }
+        // Lane 1 won if its bit is the one set.
+        let w = usize::from(best >> 1);
+        let cards = order::<2, PICK>(&mut g, ups, w);
+        let sh = 16 * w;
+        let head = (heads >> sh) as usize & LANE;
+        let held = (lens >> sh) as usize & LANE;
+        let at = (head + held) & mask;
+        let stretch = base[w];
+        if at + 2 <= cap && held + 2 <= cap {
+            // SAFETY: `at + 2 <= cap`, and the stretch lies in `buf` (asserted).
+            unsafe {
+                let to = buf.as_mut_ptr().add(stretch + at);
+                std::ptr::write_unaligned(to.cast::<u16>(), (cards as u16).to_le());
+            }
+        } else {
+            put_wrapped(buf, stretch, mask, head + held, cards, 2);
+        }
+        lens += 2 << sh;
+        let (l0, l1) = (lens & LANE as u64, (lens >> 16) & LANE as u64);
+        if l0 == 0 || l1 == 0 || shape.counted {
+            break Stop::Check(seat[w]);
+        }
+        // `Tally::note_leader` for two seats: the one holding more leads (hands are full and
+        // the same size, so stacks decide), and on equal counts the lead stays. A change is
+        // counted only from a leader to the other.
+        let now = if l0 > l1 {
+            seat_bytes as u8
+        } else if l1 > l0 {
+            (seat_bytes >> 8) as u8
+        } else {
+            leader
+        };
+        changes += u64::from(leader != NONE && now != leader);
+        leader = now;
+        if battles >= shape.cap {
+            break Stop::Look;
+        }
+    };
+    hands[..2].copy_from_slice(&words);
+    *rng_out = g;
+    run.heads = heads;
+    run.lens = lens;
+    run.battles = battles;
+    run.leader = leader;
+    run.changes = changes;
+    stop
+}
+
+/// `Holdings::draw_up` on a hand in a word (slot `i` in byte `i`): the card `policy` plays
+/// from the `hand` slots of `word`, and the hand after, the slot refilled with the stack's top
+/// card `top`.
+#[inline(always)]
+fn draw_up(
+    r: &Rules,
+    policy: Policy,
+    hand: usize,
+    word: u64,
+    top: u64,
+    rng: &mut GameRng,
+) -> (u64, u64) {
+    let slot = r.choose_by(policy, &word.to_le_bytes()[..hand], rng);
+    let at = 8 * slot as u32;
+    ((word >> at) & 0xFF, word & !(0xFF << at) | top << at)
+}
+
+/// The policy a [`pair_hands`] run is compiled for.
+const fn policy_of(policy: u8) -> Policy {
+    match policy {
+        policy::RANDOM => Policy::Random,
+        policy::HIGHEST => Policy::Highest,
+        policy::LOWEST => Policy::Lowest,
+        _ => Policy::Median,
+    }
 }
 
 /// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte

@@ -227,11 +227,10 @@ impl Rules {
         let mut best_key = if n > 0 { key(0) ^ flip } else { 0 };
         for i in 1..n {
             let k = key(i) ^ flip;
-            // Strictly better only: ties go to the lower slot.
-            if k > best_key {
-                best = i;
-                best_key = k;
-            }
+            // Strictly better only: ties go to the lower slot. Selects, not a branch: which
+            // card of a hand is best is what a branch predictor cannot guess.
+            best = if k > best_key { i } else { best };
+            best_key = best_key.max(k);
         }
         best
     }
