@@ -153,8 +153,9 @@ impl GameRng {
             let j = self.below(i as u32 + 1) as usize;
             s.swap(i, j);
         }
-        if s.len() >= 2 && self.bit() {
-            s.swap(0, 1);
+        if s.len() >= 2 {
+            let coin = self.bit();
+            swap_first_two_if(s, coin);
         }
     }
 
@@ -237,10 +238,19 @@ impl GameRng {
             s.swap(i, j);
             i -= 1;
         }
-        if self.bit() {
-            s.swap(0, 1);
-        }
+        let coin = self.bit();
+        swap_first_two_if(s, coin);
     }
+}
+
+/// Fisher–Yates' last step: the first two cards swapped if `coin`, by a mask rather than a
+/// branch (the coin is a coin toss: a branch on it is mispredicted every other time).
+#[inline(always)]
+fn swap_first_two_if(s: &mut [u8], coin: bool) {
+    let (a, b) = (s[0], s[1]);
+    let m = u8::from(coin).wrapping_neg() & (a ^ b);
+    s[0] = a ^ m;
+    s[1] = b ^ m;
 }
 
 /// The random draws a battle makes, whatever makes them: [`GameRng`] in every game played, or
