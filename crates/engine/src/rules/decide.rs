@@ -152,15 +152,27 @@ impl Rules {
                 append(out, pots[taker]);
             }
             Pickup::Played | Pickup::Seat => {
+                // Layer by layer into place: the cards written where they go rather than pushed
+                // one at a time (each push checked the vector's room).
+                let total = pots.iter().map(|p| p.len()).sum();
+                out.resize(total, 0);
+                let mut at = 0;
+                let mut put = |pot: &[u8], i: usize| {
+                    if let Some(&c) = pot.get(i) {
+                        out[at] = c;
+                        at += 1;
+                    }
+                };
                 let layers = pots.iter().map(|p| p.len()).max().unwrap_or(0);
                 for i in 0..layers {
                     if self.pickup == Pickup::Played {
-                        out.extend(pots[taker].get(i));
-                        others().for_each(|p| out.extend(pots[p].get(i)));
+                        put(pots[taker], i);
+                        others().for_each(|p| put(pots[p], i));
                     } else {
-                        pots.iter().for_each(|pot| out.extend(pot.get(i)));
+                        pots.iter().for_each(|pot| put(pot, i));
                     }
                 }
+                debug_assert_eq!(at, total);
             }
             Pickup::RankDesc | Pickup::RankAsc if self.cards.values() <= 64 => {
                 // A counting sort: the cards by value, then read out value by value. The
