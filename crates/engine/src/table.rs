@@ -424,7 +424,34 @@ struct Run {
     tort_tops: u64,
 }
 
-/// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking.
+/// `$f!(args; PICK, ORDERED)`: the macro `$f` called with the [`Shape`]'s pick-up code and
+/// whether its ranking is ordered, as constants.
+macro_rules! compiled {
+    ($shape:expr, $f:ident!($($arg:tt)*)) => {
+        if $shape.ordered {
+            picked!($shape, $f!($($arg)*), true)
+        } else {
+            picked!($shape, $f!($($arg)*), false)
+        }
+    };
+}
+
+/// [`compiled!`]'s dispatch on the pick-up code.
+macro_rules! picked {
+    ($shape:expr, $f:ident!($($arg:tt)*), $ordered:literal) => {
+        match $shape.pick {
+            pick::SHUFFLED => $f!($($arg)*; pick::SHUFFLED, $ordered),
+            pick::SEAT => $f!($($arg)*; pick::SEAT, $ordered),
+            pick::WINNER => $f!($($arg)*; pick::WINNER, $ordered),
+            pick::LOSER => $f!($($arg)*; pick::LOSER, $ordered),
+            pick::DESC => $f!($($arg)*; pick::DESC, $ordered),
+            _ => $f!($($arg)*; pick::ASC, $ordered),
+        }
+    };
+}
+
+/// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking; with
+/// hands, two seats that play by one policy in [`pair_hands`], compiled for the policy too.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 fn plain_any<const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -438,31 +465,15 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     trail: &mut [u8],
 ) -> Stop {
     macro_rules! call {
-        ($m:literal, $ordered:literal, $pick:path) => {
+        ($m:literal; $pick:path, $ordered:literal) => {
             plain_run::<$m, PRIZE, HANDS, { $pick }, $ordered>(
                 r, rng, s, shape, seat, run, hands, trail,
             )
         };
     }
-    macro_rules! picked {
-        ($m:literal, $ordered:literal) => {
-            match shape.pick {
-                pick::SHUFFLED => call!($m, $ordered, pick::SHUFFLED),
-                pick::SEAT => call!($m, $ordered, pick::SEAT),
-                pick::WINNER => call!($m, $ordered, pick::WINNER),
-                pick::LOSER => call!($m, $ordered, pick::LOSER),
-                pick::DESC => call!($m, $ordered, pick::DESC),
-                _ => call!($m, $ordered, pick::ASC),
-            }
-        };
-    }
-    macro_rules! go {
-        ($m:literal) => {
-            if shape.ordered {
-                picked!($m, true)
-            } else {
-                picked!($m, false)
-            }
+    macro_rules! pair {
+        ($policy:path; $pick:path, $ordered:literal) => {
+            pair_hands::<{ $policy }, { $pick }, $ordered>(r, rng, s, shape, seat, run, hands)
         };
     }
     debug_assert!(
@@ -470,43 +481,17 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         "a game with one seat in has ended"
     );
     if HANDS && seated == 2 && r.policies[seat[0]] == r.policies[seat[1]] {
-        macro_rules! pair {
-            ($policy:path, $ordered:literal, $pick:path) => {
-                pair_hands::<{ $policy }, { $pick }, $ordered>(r, rng, s, shape, seat, run, hands)
-            };
-        }
-        macro_rules! pair_picked {
-            ($policy:path, $ordered:literal) => {
-                match shape.pick {
-                    pick::SHUFFLED => pair!($policy, $ordered, pick::SHUFFLED),
-                    pick::SEAT => pair!($policy, $ordered, pick::SEAT),
-                    pick::WINNER => pair!($policy, $ordered, pick::WINNER),
-                    pick::LOSER => pair!($policy, $ordered, pick::LOSER),
-                    pick::DESC => pair!($policy, $ordered, pick::DESC),
-                    _ => pair!($policy, $ordered, pick::ASC),
-                }
-            };
-        }
-        macro_rules! pair_ordered {
-            ($policy:path) => {
-                if shape.ordered {
-                    pair_picked!($policy, true)
-                } else {
-                    pair_picked!($policy, false)
-                }
-            };
-        }
         return match r.policies[seat[0]] {
-            Policy::Random => pair_ordered!(policy::RANDOM),
-            Policy::Highest => pair_ordered!(policy::HIGHEST),
-            Policy::Lowest => pair_ordered!(policy::LOWEST),
-            Policy::Median => pair_ordered!(policy::MEDIAN),
+            Policy::Random => compiled!(shape, pair!(policy::RANDOM)),
+            Policy::Highest => compiled!(shape, pair!(policy::HIGHEST)),
+            Policy::Lowest => compiled!(shape, pair!(policy::LOWEST)),
+            Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
         };
     }
     match seated {
-        2 => go!(2),
-        3 => go!(3),
-        _ => go!(4),
+        2 => compiled!(shape, call!(2)),
+        3 => compiled!(shape, call!(3)),
+        _ => compiled!(shape, call!(4)),
     }
 }
 
