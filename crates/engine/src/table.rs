@@ -480,8 +480,10 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         (2..=4).contains(&seated),
         "a game with one seat in has ended"
     );
-    if HANDS && seated == 2 && r.policies[seat[0]] == r.policies[seat[1]] {
-        return match r.policies[seat[0]] {
+    if HANDS && seated == 2 {
+        let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
+        return match p0 {
+            _ if p0 != p1 => compiled!(shape, pair!(policy::MIXED)),
             Policy::Random => compiled!(shape, pair!(policy::RANDOM)),
             Policy::Highest => compiled!(shape, pair!(policy::HIGHEST)),
             Policy::Lowest => compiled!(shape, pair!(policy::LOWEST)),
@@ -677,16 +679,18 @@ fn plain_run<
     stop
 }
 
-/// The hand policies a [`pair_hands`] run is compiled for (`Policy` as a constant).
+/// The hand policies a [`pair_hands`] run is compiled for (`Policy` as a constant), or
+/// `MIXED`: two seats with different policies, read once per run.
 mod policy {
     pub(super) const RANDOM: u8 = 0;
     pub(super) const HIGHEST: u8 = 1;
     pub(super) const LOWEST: u8 = 2;
     pub(super) const MEDIAN: u8 = 3;
+    pub(super) const MIXED: u8 = 4;
 }
 
-/// [`plain_run`] with hands for the last two seats in the game when both play by one policy:
-/// the same battles, draws and stops, on two lanes with the policy `POLICY`, the pick-up order
+/// [`plain_run`] with hands for the last two seats in the game: the same battles, draws and
+/// stops, on two lanes with the policy `POLICY` (both seats', or `MIXED`), the pick-up order
 /// `PICK` and whether the ranking is `ORDERED` compiled in. The general run spends most of a
 /// hand battle moving its state between registers and the stack (its loops over the lanes
 /// and the policy chosen per card); two hands, two heads and the generator fit in registers.
@@ -725,6 +729,11 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
     } = *run;
     let hand = r.hand;
     debug_assert!((1..=8).contains(&hand));
+    let policies = if POLICY == policy::MIXED {
+        [r.policies[seat[0]], r.policies[seat[1]]]
+    } else {
+        [policy_of(POLICY); 2]
+    };
     let mut words = [hands[0], hands[1]];
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
@@ -738,8 +747,8 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
                 u64::from(*buf.get_unchecked(base[1] + h1)),
             )
         };
-        let (up0, word0) = draw_up(r, policy_of(POLICY), hand, words[0], top0, &mut g);
-        let (up1, word1) = draw_up(r, policy_of(POLICY), hand, words[1], top1, &mut g);
+        let (up0, word0) = draw_up(r, policies[0], hand, words[0], top0, &mut g);
+        let (up1, word1) = draw_up(r, policies[1], hand, words[1], top1, &mut g);
         words = [word0, word1];
         let ups = up0 | up1 << 8;
         heads = (heads + BOTH) & wrap;
@@ -820,7 +829,7 @@ fn draw_up(
     ((word >> at) & 0xFF, word & !(0xFF << at) | top << at)
 }
 
-/// The policy a [`pair_hands`] run is compiled for.
+/// The policy a [`pair_hands`] run is compiled for (not `MIXED`).
 const fn policy_of(policy: u8) -> Policy {
     match policy {
         policy::RANDOM => Policy::Random,
