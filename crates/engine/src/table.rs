@@ -5,8 +5,8 @@
 //! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
 //! tables with one pile and no speed (hands only where no loop is looked for) run as the
-//! [`ring`], battle after battle on lanes in registers ([`plain_run`]; with hands, two seats
-//! that play by one policy in [`pair_hands`]). A tie is a war on the rings
+//! [`ring`], battle after battle on lanes in registers ([`plain_run`]; two seats with hands in
+//! [`pair_hands`]). A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
 //! short stacks, prizes with hands and `on_empty = lose` are the general
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
@@ -450,8 +450,8 @@ macro_rules! picked {
     };
 }
 
-/// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking; with
-/// hands, two seats that play by one policy in [`pair_hands`], compiled for the policy too.
+/// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking; two
+/// seats with hands in [`pair_hands`], compiled for their policy too.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 fn plain_any<const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
