@@ -136,13 +136,14 @@ enum Stop {
 
 /// [`run_with`] for the tables with one pile and no speed: a face-up card from each stack
 /// (after a prize from it, with `PRIZE`), or from each full hand refilled from the stack
-/// (`HANDS`, where no loop is looked for). Runs of plain battles are [`plain_run`]'s, on lanes
-/// in registers; wars and endings go to the [`battle`]'s own [`tie`] and [`general::after`],
-/// and a battle where a hand cannot be refilled (a stack is empty: [`plain_run`] stops after
-/// the battle that empties it) or a seat cannot give a prize and turn up a card to [`battle`]
-/// itself. Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first
-/// save after [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its
-/// stack lengths and top cards match the saved one's.
+/// (`HANDS`, where no loop is looked for). Runs of plain battles are [`plain_run`]'s (two
+/// seats with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
+/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand cannot be
+/// refilled (a stack is empty: the run stops after the battle that empties it) or a seat
+/// cannot give a prize and turn up a card to [`battle`] itself. Loops are found with Brent's
+/// algorithm as [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`]
+/// battles, and a position compared in full only when its stack lengths and top cards match
+/// the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -261,7 +262,7 @@ fn short_of_prize(s: &Seats) -> bool {
     seats(s.in_game).any(|p| s.l[p] < 2)
 }
 
-/// One leg of the [`ring`]: plain battles on lanes ([`plain_run`]) until one is not, then that
+/// One leg of the [`ring`]: plain battles on lanes ([`plain_any`]) until one is not, then that
 /// battle's war or endings. Brent's count `lam` (against the saved `tortoise`, which is there
 /// where loops are looked for) and the power of two at which the next save is due go with it.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
@@ -379,7 +380,8 @@ fn trail_byte(s: &Seats) -> u8 {
 
 /// A seat's lane in [`Run`]: 16 bits.
 const LANE: usize = 0xFFFF;
-/// The largest ring [`plain_run`] addresses: a head below it plus one still fits its lane.
+/// The largest ring [`plain_run`] and [`pair_hands`] address: a head below it plus one still
+/// fits its lane.
 const LANES_RING: usize = 1 << 15;
 /// No leader yet, as [`Run::leader`] says it.
 const NONE: u8 = u8::MAX;
@@ -480,7 +482,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         (2..=4).contains(&seated),
         "a game with one seat in has ended"
     );
-    if HANDS && seated == 2 {
+    if !PRIZE && HANDS && seated == 2 {
         let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
         return match p0 {
             _ if p0 != p1 => compiled!(shape, pair!(policy::MIXED)),
@@ -502,9 +504,10 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// battle after which an ending may come, or a look for the safety cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
-/// whether the ranking is `ORDERED` are compiled in. With `HANDS`, each seat plays the card
-/// its policy picks from its full hand (`hands`, lane `i`'s in word `i`) and refills the slot
-/// from its stack, as long as every stack has a card.
+/// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
+/// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
+/// lane `i`'s in word `i`) and refills the slot from its stack, as long as every stack has a
+/// card.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn plain_run<
@@ -689,11 +692,12 @@ mod policy {
     pub(super) const MIXED: u8 = 4;
 }
 
-/// [`plain_run`] with hands for the last two seats in the game: the same battles, draws and
-/// stops, on two lanes with the policy `POLICY` (both seats', or `MIXED`), the pick-up order
-/// `PICK` and whether the ranking is `ORDERED` compiled in. The general run spends most of a
-/// hand battle moving its state between registers and the stack (its loops over the lanes
-/// and the policy chosen per card); two hands, two heads and the generator fit in registers.
+/// [`plain_run`] with hands for two seats in the game (a 2-player game, or the last two of a
+/// larger one): the same battles, draws and stops, on two lanes with the policy `POLICY`
+/// (both seats', or `MIXED`), the pick-up order `PICK` and whether the ranking is `ORDERED`
+/// compiled in. The general run spends most of a hand battle moving its state between
+/// registers and the stack (its loops over the lanes and the policy chosen per card); two
+/// hands, two heads and the generator fit in registers.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
@@ -788,7 +792,8 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         }
         // `Tally::note_leader` for two seats: the one holding more leads (hands are full and
         // the same size, so stacks decide), and on equal counts the lead stays. A change is
-        // counted only from a leader to the other.
+        // counted whenever a leader there was gives way (to the other seat: a leader that is
+        // out of the game lasts only while the two are level).
         let now = if l0 > l1 {
             seat_bytes as u8
         } else if l1 > l0 {
