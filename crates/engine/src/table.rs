@@ -607,23 +607,19 @@ fn plain_run<
         } else {
             (order::<M, PICK>(rng, ups, w), M)
         };
-        let sh = 16 * w;
-        let head = (heads >> sh) as usize & LANE;
-        let held = (lens >> sh) as usize & LANE;
-        let at = (head + held) & mask;
-        // SAFETY: `w < M` (above).
-        let stretch = unsafe { *base.get_unchecked(w) };
-        if at + 8 <= cap && held + 8 <= cap {
-            // Eight bytes past the tail: the ones after the `k`th land where no card lies.
-            // SAFETY: `at + 8 <= cap`, and the stretch lies in `buf` (asserted).
-            unsafe {
-                let to = buf.as_mut_ptr().add(stretch + at);
-                std::ptr::write_unaligned(to.cast::<u64>(), cards.to_le());
-            }
-        } else {
-            put_wrapped(buf, stretch, mask, head + held, cards, k);
-        }
-        lens += (k as u64) << sh;
+        // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
+        unsafe {
+            put_under(
+                buf,
+                *base.get_unchecked(w),
+                cap,
+                heads,
+                &mut lens,
+                w,
+                cards,
+                k,
+            )
+        };
         // One pile: a seat's stack is all its cards. With a prize, a seat down to one card
         // stops the run too (the next battle is the table battle's).
         if has_zero_lane(lens | pad) || PRIZE && has_zero_lane((lens - ones) | pad) || shape.counted
@@ -643,6 +639,7 @@ fn plain_run<
                 NONE
             };
         } else {
+            let sh = 16 * w;
             let mine = (lens >> sh) as usize & LANE;
             let winner = (seat_bytes >> (8 * w)) as u8;
             let takes = mine > most_lane::<M>(lens & !((LANE as u64) << sh));
@@ -771,21 +768,8 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         // Lane 1 won if its bit is the one set.
         let w = usize::from(best >> 1);
         let cards = order::<2, PICK>(&mut g, ups, w);
-        let sh = 16 * w;
-        let head = (heads >> sh) as usize & LANE;
-        let held = (lens >> sh) as usize & LANE;
-        let at = (head + held) & mask;
-        let stretch = base[w];
-        if at + 2 <= cap && held + 2 <= cap {
-            // SAFETY: `at + 2 <= cap`, and the stretch lies in `buf` (asserted).
-            unsafe {
-                let to = buf.as_mut_ptr().add(stretch + at);
-                std::ptr::write_unaligned(to.cast::<u16>(), (cards as u16).to_le());
-            }
-        } else {
-            put_wrapped(buf, stretch, mask, head + held, cards, 2);
-        }
-        lens += 2 << sh;
+        // SAFETY: both stretches lie in `buf` (asserted).
+        unsafe { put_under(buf, base[w], cap, heads, &mut lens, w, cards, 2) };
         let (l0, l1) = (lens & LANE as u64, (lens >> 16) & LANE as u64);
         if l0 == 0 || l1 == 0 || shape.counted {
             break Stop::Check(seat[w]);
@@ -976,6 +960,42 @@ fn order_prize<const M: usize, const PICK: u8>(
             u64::from_le_bytes(b)
         }
     }
+}
+
+/// A run's pick-up: the first `k` cards of the word `cards` put under the stack of lane `w`
+/// (the ring of `cap` bytes at `stretch`; heads and lengths as lanes of `heads` and `lens`), and
+/// its length raised by `k`. Where the ring leaves room, one word is written past the tail: the
+/// bytes after the `k`th land where no card lies.
+///
+/// # Safety
+/// `stretch + cap <= buf.len()`.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(always)]
+unsafe fn put_under(
+    buf: &mut [u8],
+    stretch: usize,
+    cap: usize,
+    heads: u64,
+    lens: &mut u64,
+    w: usize,
+    cards: u64,
+    k: usize,
+) {
+    let sh = 16 * w;
+    let mask = cap - 1;
+    let head = (heads >> sh) as usize & LANE;
+    let held = (*lens >> sh) as usize & LANE;
+    let at = (head + held) & mask;
+    if at + 8 <= cap && held + 8 <= cap {
+        // SAFETY: `at + 8 <= cap`, and the stretch lies in `buf` (the caller's promise).
+        unsafe {
+            let to = buf.as_mut_ptr().add(stretch + at);
+            std::ptr::write_unaligned(to.cast::<u64>(), cards.to_le());
+        }
+    } else {
+        put_wrapped(buf, stretch, mask, head + held, cards, k);
+    }
+    *lens += (k as u64) << sh;
 }
 
 /// The first `k` cards of the word `cards` written from ring position `pos` of the stretch at
