@@ -234,6 +234,11 @@ impl Seats {
         }
     }
 
+    /// Counts `n` won piles shuffled into a stack by a loop that turns piles over itself.
+    pub fn count_shuffles(&mut self, n: u64) {
+        self.shuffles += n;
+    }
+
     /// Whether seat `p`'s cards equal `other`'s seat `p`, in order.
     #[inline]
     pub fn same_cards(&self, other: &Seats, p: usize) -> bool {

@@ -4,9 +4,9 @@
 //! A battle whose opening is a prize (where the rules have one) and a face-up card from the top
 //! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables with one pile and no speed (hands only where no loop is looked for) run as the
-//! [`ring`], battle after battle on lanes in registers ([`plain_run`]; two seats with hands in
-//! [`pair_hands`]). A tie is a war on the rings
+//! tables without speed (hands only where no loop is looked for; two piles without a prize or
+//! hands) run as the [`ring`], battle after battle on lanes in registers ([`plain_run`]; two
+//! seats with hands in [`pair_hands`]). A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
 //! short stacks, prizes with hands and `on_empty = lose` are the general
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
@@ -76,7 +76,10 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     last_two: bool,
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    if r.speed.is_none() && r.two_pile.is_none() && s.cap() <= LANES_RING {
+    // Two piles are on the ring without a prize or hands (`plain` leaves out `on_empty =
+    // lose`): a stack that runs out turns its won pile over in the run.
+    let piles_fit = r.two_pile.is_none() || !PRIZE && !HANDS;
+    if r.speed.is_none() && piles_fit && s.cap() <= LANES_RING {
         // Hands are played on the ring where no loop is looked for (a random pick or order);
         // a prize with hands is never plain (`shaped!` plays it without hands).
         if !HANDS {
@@ -134,9 +137,10 @@ enum Stop {
     Look,
 }
 
-/// [`run_with`] for the tables with one pile and no speed: a face-up card from each stack
-/// (after a prize from it, with `PRIZE`), or from each full hand refilled from the stack
-/// (`HANDS`, where no loop is looked for). Runs of plain battles are [`plain_run`]'s (two
+/// [`run_with`] for the tables without speed: a face-up card from each stack (after a prize
+/// from it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, where no
+/// loop is looked for); two piles without a prize or hands, a stack that runs out turning its
+/// won pile over in the run. Runs of plain battles are [`plain_run`]'s (two
 /// seats with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand cannot be
 /// refilled (a stack is empty: the run stops after the battle that empties it) or a seat
@@ -174,6 +178,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         counted,
         cycles,
         cap,
+        two_pile: r.two_pile.is_some(),
+        shuffles: r.two_pile == Some(OnEmpty::Shuffle),
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;
@@ -292,6 +298,8 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     let mut run = Run {
         heads: lanes(&s.h, mask),
         lens: lanes(&s.l, LANE),
+        wons: lanes(&s.m, LANE),
+        shuffled: 0,
         battles: tally.battles,
         leader: tally.leader.unwrap_or(NONE),
         changes: tally.lead_changes,
@@ -320,7 +328,9 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         // a war count back from it.
         s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
         s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
+        s.m[p] = (run.wons >> (16 * i)) as usize & LANE;
     }
+    s.count_shuffles(run.shuffled);
     let need = 1 + u64::from(PRIZE);
     tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need;
     tally.battles = run.battles;
@@ -401,6 +411,10 @@ struct Shape {
     cycles: bool,
     /// The safety cap on battles.
     cap: u64,
+    /// Two piles (`on_empty` turns the won pile over; never `lose` on the ring), and whether
+    /// the pile is shuffled first.
+    two_pile: bool,
+    shuffles: bool,
 }
 
 /// The position and counts of a run of plain battles, kept in registers: lane `i` (16 bits) of
@@ -412,6 +426,10 @@ struct Run {
     heads: u64,
     /// Stack lengths.
     lens: u64,
+    /// Won-pile lengths (two piles; zero with one).
+    wons: u64,
+    /// Won piles shuffled into a stack during the run.
+    shuffled: u64,
     battles: u64,
     /// The leader as a seat number, [`NONE`] for none yet.
     leader: u8,
@@ -468,7 +486,15 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 ) -> Stop {
     macro_rules! call {
         ($m:literal; $pick:path, $ordered:literal) => {
-            plain_run::<$m, PRIZE, HANDS, { $pick }, $ordered>(
+            plain_run::<$m, PRIZE, HANDS, false, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail,
+            )
+        };
+    }
+    // Two piles come without a prize or hands (`run_with`).
+    macro_rules! piles {
+        ($m:literal; $pick:path, $ordered:literal) => {
+            plain_run::<$m, false, false, true, { $pick }, $ordered>(
                 r, rng, s, shape, seat, run, hands, trail,
             )
         };
@@ -492,6 +518,14 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
         };
     }
+    if shape.two_pile {
+        debug_assert!(!PRIZE && !HANDS);
+        return match seated {
+            2 => compiled!(shape, piles!(2)),
+            3 => compiled!(shape, piles!(3)),
+            _ => compiled!(shape, piles!(4)),
+        };
+    }
     match seated {
         2 => compiled!(shape, call!(2)),
         3 => compiled!(shape, call!(3)),
@@ -499,21 +533,24 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     }
 }
 
-/// Plain battles of the `M` seats still in the game (a face-up card from each stack, one pile;
-/// with `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a
-/// battle after which an ending may come, or a look for the safety cap or Brent's detection. Heads and stack lengths are 16-bit lanes of two words, so a
-/// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
-/// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
-/// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
-/// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
-/// lane `i`'s in word `i`) and refills the slot from its stack, as long as every stack has a
-/// card.
+/// Plain battles of the `M` seats still in the game (a face-up card from each stack; with
+/// `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a battle
+/// after which an ending may come, or a look for the safety cap or Brent's detection. Heads
+/// and stack lengths are 16-bit lanes of two words, so a battle moves every seat in one
+/// addition; who won picks its lane by a shift, not a branch (which seat wins is what a branch
+/// predictor cannot guess). The pick-up order `PICK` and whether the ranking is `ORDERED` are
+/// compiled in. With `HANDS` (3–4 seats; two are [`pair_hands`]'), each seat plays the card its
+/// policy picks from its full hand (`hands`, lane `i`'s in word `i`) and refills the slot from
+/// its stack, as long as every stack has a card. With `TWO` piles (no prize, no hands), won
+/// cards go onto the won piles (`wons`), and a stack that has run out turns its won pile over
+/// at the start of the next battle ([`turn_over_lanes`]), where the general draw would.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn plain_run<
     const M: usize,
     const PRIZE: bool,
     const HANDS: bool,
+    const TWO: bool,
     const PICK: u8,
     const ORDERED: bool,
 >(
@@ -547,6 +584,8 @@ fn plain_run<
     let Run {
         mut heads,
         mut lens,
+        mut wons,
+        mut shuffled,
         mut battles,
         mut leader,
         mut changes,
@@ -555,6 +594,7 @@ fn plain_run<
         tort,
         tort_tops,
     } = *run;
+    debug_assert!(TWO || wons == 0);
     let hand = r.hand;
     let policy: [Policy; M] = std::array::from_fn(|i| r.policies[seat[i]]);
     let mut words: [u64; M] = std::array::from_fn(|i| hands[i]);
@@ -563,6 +603,10 @@ fn plain_run<
     let mut g = rng_out.clone();
     let rng = &mut g;
     let stop = loop {
+        if TWO && has_zero_lane(lens | pad) {
+            let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+            shuffled += turn_over_lanes::<M>(buf, &base, cap, h, l, w, shape.shuffles, rng);
+        }
         battles += 1;
         let (mut prs, mut ups) = (0u64, 0u64);
         for (i, &b) in base.iter().enumerate() {
@@ -607,6 +651,9 @@ fn plain_run<
         } else {
             (order::<M, PICK>(rng, ups, w), M)
         };
+        // Every card a seat holds: its stack, and its won pile under two piles.
+        let held = if TWO { lens + wons } else { lens };
+        let grown = if TWO { &mut wons } else { &mut lens };
         // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
         unsafe {
             put_under(
@@ -614,25 +661,30 @@ fn plain_run<
                 *base.get_unchecked(w),
                 cap,
                 heads,
-                &mut lens,
+                held,
+                grown,
                 w,
                 cards,
                 k,
             )
         };
-        // One pile: a seat's stack is all its cards. With a prize, a seat down to one card
-        // stops the run too (the next battle is the table battle's).
-        if has_zero_lane(lens | pad) || PRIZE && has_zero_lane((lens - ones) | pad) || shape.counted
+        let totals = if TWO { lens + wons } else { lens };
+        // A seat out of cards stops the run. With a prize, a seat down to one card stops it
+        // too (the next battle is the table battle's).
+        if has_zero_lane(totals | pad)
+            || PRIZE && has_zero_lane((lens - ones) | pad)
+            || shape.counted
         {
             break Stop::Check(seat[w]);
         }
         // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
         // seat holds strictly the most cards, the leader is that seat. A plain battle raises
         // only the winner's count and lowers every other by the same one card (two with a
-        // prize), which keeps the others' order: once a game has a leader, the lead changes only to the winner, when it now
-        // holds more than every other seat. Without a branch on the cards.
+        // prize), which keeps the others' order: once a game has a leader, the lead changes
+        // only to the winner, when it now holds more than every other seat. Without a branch on
+        // the cards.
         if leader == NONE {
-            let (unique, now) = leader_lane::<M>(lens);
+            let (unique, now) = leader_lane::<M>(totals);
             leader = if unique {
                 (seat_bytes >> (8 * now)) as u8
             } else {
@@ -640,14 +692,14 @@ fn plain_run<
             };
         } else {
             let sh = 16 * w;
-            let mine = (lens >> sh) as usize & LANE;
+            let mine = (totals >> sh) as usize & LANE;
             let winner = (seat_bytes >> (8 * w)) as u8;
-            let takes = mine > most_lane::<M>(lens & !((LANE as u64) << sh));
+            let takes = mine > most_lane::<M>(totals & !((LANE as u64) << sh));
             changes += u64::from(takes & (leader != winner));
             leader = if takes { winner } else { leader };
         }
         debug_assert!({
-            let (unique, now) = leader_lane::<M>(lens);
+            let (unique, now) = leader_lane::<M>(totals);
             !unique || leader == (seat_bytes >> (8 * now)) as u8
         });
         // Hands are on the ring only where no loop is looked for (`ring`).
@@ -668,6 +720,8 @@ fn plain_run<
     *run = Run {
         heads,
         lens,
+        wons,
+        shuffled,
         battles,
         leader,
         changes,
@@ -769,7 +823,7 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         let w = usize::from(best >> 1);
         let cards = order::<2, PICK>(&mut g, ups, w);
         // SAFETY: both stretches lie in `buf` (asserted).
-        unsafe { put_under(buf, base[w], cap, heads, &mut lens, w, cards, 2) };
+        unsafe { put_under(buf, base[w], cap, heads, lens, &mut lens, w, cards, 2) };
         let (l0, l1) = (lens & LANE as u64, (lens >> 16) & LANE as u64);
         if l0 == 0 || l1 == 0 || shape.counted {
             break Stop::Check(seat[w]);
@@ -962,9 +1016,10 @@ fn order_prize<const M: usize, const PICK: u8>(
     }
 }
 
-/// A run's pick-up: the first `k` cards of the word `cards` put under the stack of lane `w`
-/// (the ring of `cap` bytes at `stretch`; heads and lengths as lanes of `heads` and `lens`), and
-/// its length raised by `k`. Where the ring leaves room, one word is written past the tail: the
+/// A run's pick-up: the first `k` cards of the word `cards` put behind every card lane `w`
+/// holds (the ring of `cap` bytes at `stretch`; heads and the cards held as lanes of `heads`
+/// and `held`), and its lane of `grown` (the stack's lengths with one pile, the won piles'
+/// with two) raised by `k`. Where the ring leaves room, one word is written past the tail: the
 /// bytes after the `k`th land where no card lies.
 ///
 /// # Safety
@@ -976,7 +1031,8 @@ unsafe fn put_under(
     stretch: usize,
     cap: usize,
     heads: u64,
-    lens: &mut u64,
+    held: u64,
+    grown: &mut u64,
     w: usize,
     cards: u64,
     k: usize,
@@ -984,7 +1040,7 @@ unsafe fn put_under(
     let sh = 16 * w;
     let mask = cap - 1;
     let head = (heads >> sh) as usize & LANE;
-    let held = (*lens >> sh) as usize & LANE;
+    let held = (held >> sh) as usize & LANE;
     let at = (head + held) & mask;
     if at + 8 <= cap && held + 8 <= cap {
         // SAFETY: `at + 8 <= cap`, and the stretch lies in `buf` (the caller's promise).
@@ -995,7 +1051,7 @@ unsafe fn put_under(
     } else {
         put_wrapped(buf, stretch, mask, head + held, cards, k);
     }
-    *lens += (k as u64) << sh;
+    *grown += (k as u64) << sh;
 }
 
 /// The first `k` cards of the word `cards` written from ring position `pos` of the stretch at
@@ -1007,6 +1063,50 @@ fn put_wrapped(buf: &mut [u8], base: usize, mask: usize, pos: usize, cards: u64,
     for (i, &c) in cards.to_le_bytes().iter().take(k).enumerate() {
         buf[base + ((pos + i) & mask)] = c;
     }
+}
+
+/// Under two piles, the lanes whose stacks have run out turn their won piles over into the
+/// stack, in lane (seat) order, as [`Seats::turn_over`] does when the general battle draws
+/// from an empty stack: the cards stay where they lie, or under `on_empty = shuffle` are
+/// shuffled there first (a pile that wraps round the ring is rotated to the start of its
+/// stretch). Returns the piles shuffled. Every lane holds a card (`plain_run` stops when a
+/// seat is out).
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(never)]
+fn turn_over_lanes<const M: usize>(
+    buf: &mut [u8],
+    base: &[usize; M],
+    cap: usize,
+    heads: &mut u64,
+    lens: &mut u64,
+    wons: &mut u64,
+    shuffles: bool,
+    rng: &mut GameRng,
+) -> u64 {
+    let lane = LANE as u64;
+    let mut shuffled = 0;
+    for (i, &b) in base.iter().enumerate() {
+        let sh = 16 * i;
+        if (*lens >> sh) & lane != 0 {
+            continue;
+        }
+        let len = (*wons >> sh) & lane;
+        debug_assert!(len > 0, "a seat out of cards is not a lane");
+        *lens |= len << sh;
+        *wons &= !(lane << sh);
+        if shuffles {
+            shuffled += 1;
+            let (len, start) = (len as usize, (*heads >> sh) as usize & (cap - 1));
+            if start + len <= cap {
+                rng.shuffle(&mut buf[b + start..b + start + len]);
+            } else {
+                buf[b..b + cap].rotate_left(start);
+                *heads &= !(lane << sh);
+                rng.shuffle(&mut buf[b..b + len]);
+            }
+        }
+    }
+    shuffled
 }
 
 /// [`battle`] as the step that [`cycle`] plays (and replays) battle by battle.

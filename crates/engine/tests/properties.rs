@@ -336,8 +336,8 @@ proptest! {
 }
 
 /// The shapes the specialised loops play without handing battles to the general loop: the
-/// table loop's ring (3–4 players, one pile, no loop detection), the two-seat loop with a
-/// prize or speed. Drawn often here (the fully random rule sets above reach them rarely), each
+/// table loop's ring (3–4 players, no loop detection; two piles without a prize), the two-seat
+/// loop with a prize or speed. Drawn often here (the fully random rule sets above reach them rarely), each
 /// compared with the general loop game by game.
 #[test]
 fn fast_shapes_play_the_general_loops_games() {
@@ -374,6 +374,8 @@ fn fast_shapes_play_the_general_loops_games() {
             one("target_cards", &["none", "none", "none", "30"]),
             one("min_cards", &["none", "none", "none", "2"]),
             one("deck", &["standard52", "standard52", "piquet36"]),
+            one("pile", &["single", "single", "two-pile"]),
+            one("on_empty", &["turn-over", "shuffle", "shuffle"]),
         ),
     );
     let ring = AtomicUsize::new(0);
@@ -384,8 +386,16 @@ fn fast_shapes_play_the_general_loops_games() {
     });
     runner
         .run(&(shapes, 0u64..1_000_000), |((a, b), seed)| {
-            let pairs = [a.0, a.1, a.2, a.3, a.4, a.5, b.0, b.1, b.2, b.3, b.4, b.5];
-            let rules = Rules::from_pairs(pairs.iter().copied().chain([("safety_cap", "20000")]));
+            let pairs = [
+                a.0, a.1, a.2, a.3, a.4, a.5, b.0, b.1, b.2, b.3, b.4, b.5, b.6, b.7,
+            ];
+            // `on_empty` goes only with two piles.
+            let single = b.6.1 == "single";
+            let pairs = pairs
+                .iter()
+                .copied()
+                .filter(|p| !(single && p.0 == "on_empty"));
+            let rules = Rules::from_pairs(pairs.chain([("safety_cap", "20000")]));
             prop_assume!(rules.is_ok());
             let rules = rules.unwrap();
             if rules.players() > 2 && a.2.1 == "false" && a.3.1 == "none" && !rules.detects_cycles()
@@ -437,25 +447,31 @@ fn the_ring_plays_large_decks_like_the_general_loop() {
     }
 }
 
-/// Deterministic rules under safety caps that fall before, between and after the specialised
-/// loops' first Brent save (`cycle::FIRST_LOOK`) and the reference's saves: a loop that closes
-/// inside the cap is reported with its start and period, one that does not is capped, in every
-/// loop alike.
+/// Deterministic rules (one pile, or two turned over) under safety caps that fall before,
+/// between and after the specialised loops' first Brent save (`cycle::FIRST_LOOK`) and the
+/// reference's saves: a loop that closes inside the cap is reported with its start and period,
+/// one that does not is capped, in every loop alike.
 #[test]
 fn loops_and_caps_agree_whatever_the_first_save() {
     for players in ["2", "3", "4"] {
-        for pickup in ["seat", "winner-first", "rank-asc"] {
-            for cap in ["5", "20", "31", "32", "33", "40", "64", "100", "250"] {
-                let rules = Rules::from_pairs([
-                    ("players", players),
-                    ("pickup", pickup),
-                    ("war_down", "1"),
-                    ("safety_cap", cap),
-                ])
-                .unwrap();
-                assert!(rules.detects_cycles(), "{rules}");
-                let games: Vec<GameSeed> = (0..12).map(|g| GameSeed::new(3, 2, g)).collect();
-                every_loop_agrees(&rules, &games).unwrap();
+        for pile in [&[][..], &[("pile", "two-pile"), ("on_empty", "turn-over")]] {
+            for pickup in ["seat", "winner-first", "rank-asc"] {
+                for cap in ["5", "20", "31", "32", "33", "40", "64", "100", "250"] {
+                    let rules = Rules::from_pairs(
+                        [
+                            ("players", players),
+                            ("pickup", pickup),
+                            ("war_down", "1"),
+                            ("safety_cap", cap),
+                        ]
+                        .into_iter()
+                        .chain(pile.iter().copied()),
+                    )
+                    .unwrap();
+                    assert!(rules.detects_cycles(), "{rules}");
+                    let games: Vec<GameSeed> = (0..12).map(|g| GameSeed::new(3, 2, g)).collect();
+                    every_loop_agrees(&rules, &games).unwrap();
+                }
             }
         }
     }
@@ -646,24 +662,28 @@ fn loops_longer_than_the_trail_play_alike() {
 /// Two piles on rings little longer than the deck (`decks = 8`: 416 cards in rings of 512), so
 /// that won piles often wrap round the ring and turn over in the middle of a war: the two-seat
 /// loop's wars run on into a pile turned over where it lies, or shuffled there, and leave a
-/// pile to shuffle that wraps to the general fight; every pick-up order, the general loop's
-/// games.
+/// pile to shuffle that wraps to the general fight; with three players, the table loop's ring
+/// turns piles over between battles, rotating a pile to shuffle that wraps. Every pick-up
+/// order, the general loop's games.
 #[test]
 fn two_piles_on_small_rings_play_alike() {
-    for on_empty in ["turn-over", "shuffle"] {
-        for pickup in ["shuffled", "seat", "winner-first", "rank-asc"] {
-            let rules = Rules::from_pairs([
-                ("decks", "8"),
-                ("pile", "two-pile"),
-                ("on_empty", on_empty),
-                ("pickup", pickup),
-                ("war_down", "2"),
-                ("safety_cap", "40000"),
-            ])
-            .unwrap();
-            let games: Vec<GameSeed> = (0..3).map(|g| GameSeed::new(23, 4, g)).collect();
-            let compared = every_loop_agrees(&rules, &games).unwrap();
-            assert!(compared.contains(&HotLoop::Duo), "{rules}");
+    for (players, hot) in [("2", HotLoop::Duo), ("3", HotLoop::Table)] {
+        for on_empty in ["turn-over", "shuffle"] {
+            for pickup in ["shuffled", "seat", "winner-first", "rank-asc"] {
+                let rules = Rules::from_pairs([
+                    ("players", players),
+                    ("decks", "8"),
+                    ("pile", "two-pile"),
+                    ("on_empty", on_empty),
+                    ("pickup", pickup),
+                    ("war_down", "2"),
+                    ("safety_cap", "40000"),
+                ])
+                .unwrap();
+                let games: Vec<GameSeed> = (0..3).map(|g| GameSeed::new(23, 4, g)).collect();
+                let compared = every_loop_agrees(&rules, &games).unwrap();
+                assert!(compared.contains(&hot), "{rules}");
+            }
         }
     }
 }
