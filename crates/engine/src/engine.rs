@@ -262,10 +262,17 @@ impl Engine {
         let mut rng = GameRng::new(id);
         self.deck.copy_from_slice(&self.fresh);
         rng.shuffle(&mut self.deck);
-        self.st.clear();
         let np = self.rules.players;
         let dealt = &self.deck[..self.rules.per_player * np];
         // Card i goes to seat i mod np: each seat's share is every np-th card.
+        if !O::ACTIVE && self.hot != HotLoop::General && self.rules.hand == 0 && dealt.len() >= np {
+            // Straight into the specialised loops' seats: the general state would only be
+            // copied there (`run`). Every seat holds the same number of cards, at least one:
+            // all are in the game and nobody leads.
+            self.seats.deal(dealt);
+            return self.play_seats(Tally::default(), &mut rng);
+        }
+        self.st.clear();
         for p in 0..np {
             self.st.stacks[p].extend_strided(dealt, p, np);
         }
@@ -317,14 +324,19 @@ impl Engine {
             let w = (self.st.in_game != 0).then(|| self.st.in_game.trailing_zeros() as u8);
             return tally.record(EndReason::AllCards, w, None);
         }
-        let t = &mut self.scratch;
         if O::ACTIVE || self.hot == HotLoop::General {
+            let t = &mut self.scratch;
             return general::run(r, t, &mut self.st, &mut self.saves, tally, rng, obs);
         }
-        let s = &mut self.seats;
-        s.load(&self.st);
+        self.seats.load(&self.st);
+        self.play_seats(tally, rng)
+    }
+
+    /// Plays the game from the seats (dealt, nothing won yet) with the specialised loop.
+    fn play_seats(&mut self, tally: Tally, rng: &mut GameRng) -> GameRecord {
+        let (r, t, s) = (&self.rules, &mut self.scratch, &mut self.seats);
         match self.hot {
-            HotLoop::General => unreachable!("played above"),
+            HotLoop::General => unreachable!("the general loop plays in `run`"),
             HotLoop::Table => {
                 let saves = &mut self.seat_saves;
                 let two = self.last_two.as_ref().is_some_and(|l| l.hot.is_some());

@@ -100,6 +100,28 @@ impl Seats {
         self.shuffles = st.shuffles;
     }
 
+    /// Deals `dealt` as [`load`](Self::load) takes a normal deal: card `i` to seat `i mod n`,
+    /// the first dealt on top; nothing in hand or won, every seat in the game.
+    pub fn deal(&mut self, dealt: &[u8]) {
+        let n = self.n;
+        let each = dealt.len() / n;
+        debug_assert!(each >= 1 && each * n == dealt.len() && each <= self.cap);
+        match n {
+            2 => deal_into::<2>(&mut self.buf, self.cap, dealt),
+            3 => deal_into::<3>(&mut self.buf, self.cap, dealt),
+            _ => deal_into::<4>(&mut self.buf, self.cap, dealt),
+        }
+        for p in 0..n {
+            self.h[p] = 0;
+            self.l[p] = each;
+            self.m[p] = 0;
+        }
+        self.hand_len = [0; MAX_PLAYERS];
+        self.in_game = ((1u16 << n) - 1) as u8;
+        self.wars_won = [0; MAX_PLAYERS];
+        self.shuffles = 0;
+    }
+
     #[inline(always)]
     fn index(&self, p: usize, pos: usize) -> usize {
         p * self.cap + (pos & (self.cap - 1))
@@ -250,6 +272,39 @@ impl Seats {
         match (self.stretch(p, h, h + len), other.stretch(p, oh, oh + len)) {
             (Some(a), Some(b)) => a == b,
             _ => (0..len).all(|i| self.get(p, h + i) == other.get(p, oh + i)),
+        }
+    }
+}
+
+/// Card `i` of `dealt` to the `i / N`th place of seat `i mod N`'s stretch (`cap` bytes each):
+/// a round of the deal at a time, so that the stores need no stride of their own; for two
+/// seats, eight cards at a time, split into each seat's four in a word.
+fn deal_into<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
+    let each = dealt.len() / N;
+    let mut rest = buf;
+    let mut stretches: [&mut [u8]; N] = std::array::from_fn(|_| {
+        let (stretch, after) = std::mem::take(&mut rest).split_at_mut(cap);
+        rest = after;
+        &mut stretch[..each]
+    });
+    let mut done = 0;
+    if N == 2 {
+        // Even bytes of a word to one half, odd to the other, halving the lanes twice.
+        let evens = |x: u64| {
+            let x = x & 0x00FF_00FF_00FF_00FF;
+            let x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+            ((x | x >> 16) as u32).to_le_bytes()
+        };
+        for (k, eight) in dealt.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(eight.try_into().expect("eight cards"));
+            stretches[0][4 * k..4 * k + 4].copy_from_slice(&evens(x));
+            stretches[1][4 * k..4 * k + 4].copy_from_slice(&evens(x >> 8));
+        }
+        done = dealt.len() / 8 * 4;
+    }
+    for (k, round) in dealt.chunks_exact(N).enumerate().skip(done) {
+        for (stretch, &card) in stretches.iter_mut().zip(round) {
+            stretch[k] = card;
         }
     }
 }
