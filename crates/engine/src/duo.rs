@@ -305,6 +305,11 @@ fn run_with<
         // Plain battles, with the buffer borrowed, until something needs the seats as a whole.
         let exit = {
             let mut d = Duo::<SMALL>::new(s.buf_mut());
+            // The generator as a local copy, written back once (as the table's runs keep it):
+            // its state can stay in registers rather than go through memory at every draw.
+            let outer: &mut GameRng = rng;
+            let mut local = outer.clone();
+            let rng = &mut local;
             // Two piles: during the run, `l` is where a stack ends and `m` where its won pile
             // does (the tail), so a battle moves the heads and the winner's tail only.
             if TWO {
@@ -404,6 +409,7 @@ fn run_with<
                 (g.m0, g.m1) = (g.m0 - g.l0, g.m1 - g.l1);
                 (g.l0, g.l1) = (g.l0 - g.h0, g.l1 - g.h1);
             }
+            *outer = local;
             exit
         };
         let (mut depth, mut forfeited) = (0, 0u8);
