@@ -38,7 +38,8 @@ fn dtype(df: &DataFrame, column: &str) -> DataType {
 
 #[test]
 fn summaries_of_two_experiments_concatenate_and_games_join_their_rules() {
-    let out = common::scratch("analysis", "two").join("data");
+    let dir = common::scratch("analysis", "two");
+    let out = dir.join("data");
     let classic = run("classic", &out);
     let house = run("house-rules", &out);
 

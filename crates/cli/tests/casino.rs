@@ -4,14 +4,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::warlab;
+use common::{Scratch, warlab};
 use polars::prelude::DataType;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-casino-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("casino", name)
 }
 
 const TEXT: &str = "name = \"cw\"\ngame = \"casino-war\"\ngames = 5000\nseed = 3\nrows = true\n\

@@ -94,8 +94,7 @@ fn bad_rules_are_clear_errors_with_status_2() {
     let (code, _, err) = warlab(&["bench", "--rule", "on_empty=shuffle"]);
     assert_eq!(code, 2);
     assert!(err.contains("on_empty") && err.contains("pile"), "{err}");
-    let dir = std::env::temp_dir().join(format!("warlab-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("cli", "rules-file");
     let file = dir.join("r.toml");
     std::fs::write(&file, "pickup = \"seat\"\n\nwar_down = [1, 2]\n").unwrap();
     let (code, _, err) = warlab(&["trace", "--rules", file.to_str().unwrap()]);
@@ -109,7 +108,6 @@ fn bad_rules_are_clear_errors_with_status_2() {
     let (code, _, err) = warlab(&["trace", "--rules", file.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("r.toml:2:11: `pické`"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -76,5 +76,4 @@ fn two_runs_compare_variant_by_variant_and_bad_picks_are_refused() {
     assert!(err.contains("no manifest.json"), "{err}");
     let (code, _, _) = warlab(&["compare", &a, &b, "--variant-b", "x", "--reports", r]);
     assert_eq!(code, 2);
-    std::fs::remove_dir_all(&dir).ok();
 }

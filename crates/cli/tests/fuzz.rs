@@ -212,9 +212,7 @@ fn bundled() -> Vec<(String, String)> {
 
 #[test]
 fn mutated_experiment_files_are_accepted_or_refused_with_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("warlab-fuzz-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("fuzz", "mutants");
     let mut rng = Rng(14);
     let files = bundled();
     let per_file = 1600 / files.len() + 1;
@@ -308,5 +306,4 @@ fn mutated_experiment_files_are_accepted_or_refused_with_file_and_line() {
         ]);
         assert_eq!(code, 0, "{}: {stderr}", path.display());
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{kill_when, warlab, write};
+use common::{Scratch, kill_when, warlab, write};
 use warlab_data::{FolderLock, parquet_footer, verify};
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> Scratch {
     common::scratch("integrity", name)
 }
 

@@ -30,7 +30,6 @@ fn validate_json_lists_each_file() {
     assert_eq!(j["files"][1]["ok"], false);
     assert_eq!(j["files"][1]["line"], 4);
     assert_eq!(j["files"][1]["key"], "rules.pickup");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -78,7 +77,6 @@ fn run_json_ends_with_the_run() {
         j["report"],
         reports.join("j").join("report.md").display().to_string()
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -10,8 +10,7 @@ use common::warlab;
 
 #[test]
 fn published_figures_are_reproduced_except_the_documented_finite_size_exponent() {
-    let dir = std::env::temp_dir().join(format!("warlab-literature-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch("literature", "reduced");
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments/literature.toml");
     let (code, _, stderr) = warlab(&[
         "run",
@@ -56,5 +55,4 @@ fn published_figures_are_reproduced_except_the_documented_finite_size_exponent()
         "a trace command for the loop"
     );
     assert!(md.contains("| `spivey` |"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

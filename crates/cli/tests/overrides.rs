@@ -3,15 +3,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::warlab;
+use common::{Scratch, warlab};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-overrides-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("overrides", name)
 }
 
 const TEXT: &str = "name = \"ov\"\ngames = 100000\nseed = 5\n\
@@ -73,7 +70,7 @@ fn overrides_change_the_run_are_recorded_and_reproduce() {
         ])
     );
     // The run key holds the overrides: the same file with other changes is another run.
-    let plain = Path::new(&dir).join("plain");
+    let plain = dir.join("plain");
     let (code, _, err) = warlab(&[
         "run",
         file.to_str().unwrap(),
@@ -102,7 +99,6 @@ fn overrides_change_the_run_are_recorded_and_reproduce() {
     let (code, _, err) = warlab(&other);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--force"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -138,7 +134,6 @@ fn shards_of_a_run_with_fewer_games_merge() {
     let (code, _, err) = warlab(&args);
     assert_eq!(code, 0, "{err}");
     assert_eq!(manifest(&merged.join("ov"))["games_per_variant"], 5000);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -171,5 +166,4 @@ fn bad_overrides_are_refused_naming_the_flag() {
         !dir.join("ov").exists(),
         "nothing written for a refused run"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

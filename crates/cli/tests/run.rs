@@ -1,13 +1,11 @@
 //! `warlab run` and `warlab validate` end to end: the files, their bytes, errors, resuming.
 
-use std::path::PathBuf;
-
-use common::{warlab, write};
+use common::{Scratch, warlab, write};
 use polars::prelude::DataType;
 
 mod common;
 
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> Scratch {
     common::scratch("test", name)
 }
 

@@ -2,15 +2,10 @@
 
 mod common;
 
-use std::path::PathBuf;
+use common::{Scratch, warlab};
 
-use common::warlab;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("shards", name)
 }
 
 // 10,000 games a variant are 3 chunks: 7 shards include empty ones.

@@ -195,17 +195,37 @@ fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// An empty folder for one test, removed when the test passes; a failing test keeps it.
+    fn scratch(name: &str) -> Scratch {
         let dir =
             std::env::temp_dir().join(format!("warlab-folders-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir
+        Scratch(dir)
+    }
+
+    struct Scratch(PathBuf);
+
+    impl std::ops::Deref for Scratch {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            // Unwinding from a failed assertion: keep the files it was about.
+            if !std::thread::panicking() {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
     }
 
     #[test]
     fn a_second_lock_is_refused_naming_the_folder_and_pid_until_the_first_is_dropped() {
-        let dir = scratch("lock").join("run");
+        let root = scratch("lock");
+        let dir = root.join("run");
         assert!(
             FolderLock::acquire(&dir).is_err(),
             "no lock on a missing folder"

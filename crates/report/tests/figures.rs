@@ -1,17 +1,17 @@
 //! Every figure kind drawn for degenerate and large inputs: no panic, a bounded picture.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::path::Path;
+
+use common::Scratch;
 use warlab_report::plots::{
     AxisMeans, BandedLine, Boxes, Curve, Forest, Lines, Look, MAX_PANELS, PER_PANEL, Plot,
     StackedShares, Survival, save,
 };
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-figures-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("figures", name)
 }
 
 /// Draws `plot` as `stem` and checks both files: the PNG at the figure's size, the SVG whole
@@ -77,7 +77,6 @@ fn survival_of_one_game_one_variant_only_loops_and_a_thousand_variants() {
     let thousand: Vec<Curve> = (0..1000).map(|i| curve(i, 5000)).collect();
     check(&dir, "thousand", &survival(thousand), 8_000_000);
     assert_eq!(PER_PANEL * MAX_PANELS, 48);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -155,7 +154,6 @@ fn lines_boxes_and_axis_means_at_the_edges() {
         };
         check(&dir, stem, &plot, 2_000_000);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -177,7 +175,6 @@ fn forests_and_stacked_shares_of_one_and_a_thousand_rows() {
         };
         check(&dir, &format!("shares-{n}"), &shares, 2_000_000);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -217,5 +214,4 @@ fn histograms_of_one_game_one_value_and_a_long_tail() {
         panels: [("a".into(), Vec::new()), ("b".into(), Vec::new())],
     };
     check(&dir, "two-empty", &empty, 2_000_000);
-    std::fs::remove_dir_all(&dir).ok();
 }

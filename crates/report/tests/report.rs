@@ -1,8 +1,11 @@
 //! A report from a small real run: every figure is a valid PNG and SVG with text in it, the
 //! markdown holds the tables, and bad data folders are clear errors.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use common::Scratch;
 use warlab_engine::Rules;
 use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
@@ -31,11 +34,8 @@ fn play(variant: &Variant<Rules>, seed: u64, games: u64) -> Aggregate {
     total
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warlab-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("report", name)
 }
 
 /// Plays `text` and writes the two files a report reads, as `warlab run` writes them.
@@ -399,7 +399,6 @@ fn a_report_of_many_variants_draws_figures_for_a_stated_few() {
         md.contains("There are length histograms for the first 24 of these 30 variants"),
         "{md}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -497,6 +496,4 @@ fn what_decides_a_game_is_answered_with_intervals() {
     );
     assert!(md.contains("No time for `three`"), "{md}");
     assert!(!md.contains("### The position during play"));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::remove_dir_all(&on).ok();
 }
