@@ -602,6 +602,14 @@ fn plain_run<
     // in registers for the whole run rather than go through memory at every draw.
     let mut g = rng_out.clone();
     let rng = &mut g;
+    // The leader's lane once it is known to be among the seats holding the most cards (then
+    // `leader` is not kept up to date), `M` until then.
+    let mut lead = (0..M)
+        .find(|&i| {
+            let total = |i: usize| ((lens + wons) >> (16 * i)) as usize & LANE;
+            leader == seat[i] as u8 && (0..M).all(|j| total(j) <= total(i))
+        })
+        .unwrap_or(M);
     let stop = loop {
         if TWO && has_zero_lane(lens | pad) {
             let (h, l, w) = (&mut heads, &mut lens, &mut wons);
@@ -683,23 +691,31 @@ fn plain_run<
         // prize), which keeps the others' order: once a game has a leader, the lead changes
         // only to the winner, when it now holds more than every other seat. Without a branch on
         // the cards.
-        if leader == NONE {
+        //
+        // Once the leader is a lane's seat holding the most cards (`lead`), it stays among the
+        // seats holding the most: only the winner can pass it, so one count is compared.
+        let count = |lane: usize| (totals >> (16 * lane)) as usize & LANE;
+        if lead < M {
+            let takes = w != lead && count(w) > count(lead);
+            changes += u64::from(takes);
+            lead = if takes { w } else { lead };
+        } else if leader == NONE {
             let (unique, now) = leader_lane::<M>(totals);
-            leader = if unique {
-                (seat_bytes >> (8 * now)) as u8
-            } else {
-                NONE
-            };
+            if unique {
+                (leader, lead) = ((seat_bytes >> (8 * now)) as u8, now);
+            }
         } else {
+            // A leader out of the game, or not among the most after a war.
             let sh = 16 * w;
-            let mine = (totals >> sh) as usize & LANE;
-            let winner = (seat_bytes >> (8 * w)) as u8;
-            let takes = mine > most_lane::<M>(totals & !((LANE as u64) << sh));
-            changes += u64::from(takes & (leader != winner));
-            leader = if takes { winner } else { leader };
+            let takes = count(w) > most_lane::<M>(totals & !((LANE as u64) << sh));
+            if takes {
+                changes += u64::from(leader != (seat_bytes >> (8 * w)) as u8);
+                (leader, lead) = ((seat_bytes >> (8 * w)) as u8, w);
+            }
         }
         debug_assert!({
             let (unique, now) = leader_lane::<M>(totals);
+            let leader = if lead < M { seat[lead] as u8 } else { leader };
             !unique || leader == (seat_bytes >> (8 * now)) as u8
         });
         // Hands are on the ring only where no loop is looked for (`ring`).
@@ -717,6 +733,9 @@ fn plain_run<
     };
     hands[..M].copy_from_slice(&words);
     *rng_out = g;
+    if lead < M {
+        leader = seat[lead] as u8;
+    }
     *run = Run {
         heads,
         lens,
