@@ -299,6 +299,9 @@ fn run_with<
     // Played with a prize: layer by layer (both prizes, then both cards), where winner-first
     // goes pot by pot; with one card each the two are the same order.
     let layered = r.pickup == Pickup::Played;
+    // Two piles turned over as they lie: a stack that runs out becomes its won pile in the
+    // run, where no card moves (a shuffle or `lose` goes to the outer loop).
+    let turns = TWO && r.two_pile == Some(OnEmpty::TurnOver);
     let mut lead = margin_of(tally.leader);
     let mut bits = rng.take_bits();
     let end: End = 'game: loop {
@@ -318,7 +321,14 @@ fn run_with<
             }
             let exit = loop {
                 if TWO && (g.h0 == g.l0 || g.h1 == g.l1) {
-                    break Exit::Empty;
+                    // Before the battle's draws, as the general draw turns a pile over. A seat
+                    // in the game holds a card, so an empty stack has a won pile behind it.
+                    if !turns {
+                        break Exit::Empty;
+                    }
+                    debug_assert!(g.h0 < g.m0 && g.h1 < g.m1);
+                    g.l0 = if g.h0 == g.l0 { g.m0 } else { g.l0 };
+                    g.l1 = if g.h1 == g.l1 { g.m1 } else { g.l1 };
                 }
                 // A prize from each player and a card to turn up after it (one pile: the stack
                 // is all a seat's cards); a player short of that is the general battle's.
