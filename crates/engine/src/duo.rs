@@ -145,7 +145,7 @@ fn bounds(r: &Rules, total: usize) -> (usize, usize) {
 }
 
 /// The position of the loop in registers, written back to (and read from) the [`Seats`] when
-/// a war, a turned-over pile or a loop check needs it there.
+/// a war, a pile to shuffle (or a stack out under `lose`) or a loop check needs it there.
 #[derive(Clone, Copy)]
 struct Regs {
     h0: usize,
@@ -231,7 +231,8 @@ impl<'a, const SMALL: bool> Duo<'a, SMALL> {
 
 /// Why the plain battles stopped and handed the position back to the outer loop.
 enum Exit {
-    /// Two piles: a stack ran out before the battle.
+    /// Two piles: a stack ran out before the battle, and its won pile is to be shuffled (or
+    /// the player is out, under `lose`); `turn-over` turns it over in the run.
     Empty,
     /// The face-up cards tie: a war.
     Tie(u8, u8),

@@ -86,7 +86,8 @@ pub struct Engine {
     rules: Rules,
     hot: HotLoop,
     scratch: Scratch,
-    /// The general loop's state: every game is dealt here.
+    /// The general loop's state: a game is dealt here for the general loop, with hands, or
+    /// from an explicit deal; the others go straight into `seats`.
     st: State,
     saves: Saves<State>,
     /// The specialised loops' layout and their loop-detection copies.

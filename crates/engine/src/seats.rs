@@ -43,7 +43,8 @@ pub(crate) struct Seats {
     pile_feeds: bool,
     pile_shuffles: bool,
     two_pile: bool,
-    /// Won piles shuffled into a stack since the game was loaded (not part of the state).
+    /// Won piles shuffled into a stack since the game was dealt or loaded (not part of the
+    /// state).
     shuffles: u64,
 }
 

@@ -418,8 +418,8 @@ struct Shape {
 }
 
 /// The position and counts of a run of plain battles, kept in registers: lane `i` (16 bits) of
-/// `heads` and `lens` is the `i`-th seat still in the game, so every seat moves at once in one
-/// word operation.
+/// `heads`, `lens` and `wons` is the `i`-th seat still in the game, so every seat moves at once
+/// in one word operation.
 #[derive(Clone, Copy)]
 struct Run {
     /// Ring position of each stack's top card, below the ring's size.
@@ -518,8 +518,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
         };
     }
-    if shape.two_pile {
-        debug_assert!(!PRIZE && !HANDS);
+    if !PRIZE && !HANDS && shape.two_pile {
         return match seated {
             2 => compiled!(shape, piles!(2)),
             3 => compiled!(shape, piles!(3)),
@@ -536,8 +535,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack; with
 /// `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a battle
 /// after which an ending may come, or a look for the safety cap or Brent's detection. Heads
-/// and stack lengths are 16-bit lanes of two words, so a battle moves every seat in one
-/// addition; who won picks its lane by a shift, not a branch (which seat wins is what a branch
+/// and stack lengths (and won-pile lengths with two piles) are 16-bit lanes of words, so a
+/// battle moves every seat in one addition; who won picks its lane by a shift, not a branch (which seat wins is what a branch
 /// predictor cannot guess). The pick-up order `PICK` and whether the ranking is `ORDERED` are
 /// compiled in. With `HANDS` (3–4 seats; two are [`pair_hands`]'), each seat plays the card its
 /// policy picks from its full hand (`hands`, lane `i`'s in word `i`) and refills the slot from

@@ -212,8 +212,9 @@ impl Rules {
                     at += n;
                 }
                 debug_assert_eq!(at, total);
-                // SAFETY: the first `total` bytes of the room were written above: every card
-                // was counted once under its value, and each value's count was written.
+                // SAFETY: `total` is within the capacity (reserved above), and the first
+                // `total` bytes of the room were written: every card was counted once under its
+                // value, and each value's count was written.
                 unsafe { out.set_len(total) };
             }
             Pickup::RankDesc | Pickup::RankAsc => {
