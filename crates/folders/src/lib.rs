@@ -195,31 +195,8 @@ fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    /// An empty folder for one test, removed when the test passes; a failing test keeps it.
-    fn scratch(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("warlab-folders-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    struct Scratch(PathBuf);
-
-    impl std::ops::Deref for Scratch {
-        type Target = Path;
-        fn deref(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for Scratch {
-        fn drop(&mut self) {
-            // Unwinding from a failed assertion: keep the files it was about.
-            if !std::thread::panicking() {
-                let _ = std::fs::remove_dir_all(&self.0);
-            }
-        }
+    fn scratch(name: &str) -> warlab_scratch::Scratch {
+        warlab_scratch::scratch("folders", name)
     }
 
     #[test]

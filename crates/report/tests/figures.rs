@@ -1,17 +1,15 @@
 //! Every figure kind drawn for degenerate and large inputs: no panic, a bounded picture.
 
-mod common;
-
 use std::path::Path;
 
-use common::Scratch;
 use warlab_report::plots::{
     AxisMeans, BandedLine, Boxes, Curve, Forest, Lines, Look, MAX_PANELS, PER_PANEL, Plot,
     StackedShares, Survival, save,
 };
+use warlab_scratch::Scratch;
 
 fn scratch(name: &str) -> Scratch {
-    common::scratch("figures", name)
+    warlab_scratch::scratch("figures", name)
 }
 
 /// Draws `plot` as `stem` and checks both files: the PNG at the figure's size, the SVG whole

@@ -1,15 +1,13 @@
 //! A report from a small real run: every figure is a valid PNG and SVG with text in it, the
 //! markdown holds the tables, and bad data folders are clear errors.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::Scratch;
 use warlab_engine::Rules;
 use warlab_experiment::{Experiment, Variant};
 use warlab_folders::FolderLock;
 use warlab_runner::{CHUNK, play_chunk};
+use warlab_scratch::Scratch;
 use warlab_stats::Aggregate;
 use warlab_stats::files::{AggregatesFile, Manifest, ManifestVariant, NamedAggregate};
 
@@ -35,7 +33,7 @@ fn play(variant: &Variant<Rules>, seed: u64, games: u64) -> Aggregate {
 }
 
 fn scratch(name: &str) -> Scratch {
-    common::scratch("report", name)
+    warlab_scratch::scratch("report", name)
 }
 
 /// Plays `text` and writes the two files a report reads, as `warlab run` writes them.
