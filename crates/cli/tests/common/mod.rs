@@ -1,6 +1,6 @@
 //! Running the `warlab` binary from tests.
 // Each test binary includes this module and uses a part of it.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
