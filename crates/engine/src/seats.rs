@@ -244,15 +244,11 @@ impl Seats {
         self.m[p] = 0;
         if self.pile_shuffles {
             self.shuffles += 1;
-            let (start, len) = (self.index(p, self.h[p]), self.l[p]);
-            let end = p * self.cap + self.cap;
-            if start + len <= end {
-                rng.shuffle(&mut self.buf[start..start + len]);
-            } else {
-                // The pile wraps round the ring: make the stretch start at the head.
-                self.buf[p * self.cap..end].rotate_left(start - p * self.cap);
+            let cap = self.cap;
+            let start = self.h[p] & (cap - 1);
+            let stretch = &mut self.buf[p * cap..(p + 1) * cap];
+            if shuffle_pile(stretch, start, self.l[p], rng) {
                 self.h[p] = 0;
-                rng.shuffle(&mut self.buf[p * self.cap..p * self.cap + len]);
             }
         }
     }
@@ -274,6 +270,26 @@ impl Seats {
             (Some(a), Some(b)) => a == b,
             _ => (0..len).all(|i| self.get(p, h + i) == other.get(p, oh + i)),
         }
+    }
+}
+
+/// Shuffles the `len` cards from position `start` of a seat's ring `stretch` where they lie;
+/// a pile that wraps round the ring is first rotated to the start of the stretch, and then
+/// the answer is `true` (the pile's top is now position 0). The won pile turned over under
+/// `on_empty = shuffle`, by the general draw ([`Seats::turn_over`]) and the table loop's runs.
+pub(crate) fn shuffle_pile<D: Draws>(
+    stretch: &mut [u8],
+    start: usize,
+    len: usize,
+    rng: &mut D,
+) -> bool {
+    if start + len <= stretch.len() {
+        rng.shuffle(&mut stretch[start..start + len]);
+        false
+    } else {
+        stretch.rotate_left(start);
+        rng.shuffle(&mut stretch[..len]);
+        true
     }
 }
 

@@ -18,7 +18,7 @@ use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of};
-use crate::seats::Seats;
+use crate::seats::{Seats, shuffle_pile};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
 
 /// `f::<N, PRIZE, HANDS>(args)` for the rules' number of players, prize and hands (a prize
@@ -536,9 +536,9 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a battle
 /// after which an ending may come, or a look for the safety cap or Brent's detection. Heads
 /// and stack lengths (and won-pile lengths with two piles) are 16-bit lanes of words, so a
-/// battle moves every seat in one addition; who won picks its lane by a shift, not a branch (which seat wins is what a branch
-/// predictor cannot guess). The pick-up order `PICK` and whether the ranking is `ORDERED` are
-/// compiled in. With `HANDS` (3–4 seats; two are [`pair_hands`]'), each seat plays the card its
+/// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
+/// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
+/// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are [`pair_hands`]'), each seat plays the card its
 /// policy picks from its full hand (`hands`, lane `i`'s in word `i`) and refills the slot from
 /// its stack, as long as every stack has a card. With `TWO` piles (no prize, no hands), won
 /// cards go onto the won piles (`wons`), and a stack that has run out turns its won pile over
@@ -1114,13 +1114,9 @@ fn turn_over_lanes<const M: usize>(
         *wons &= !(lane << sh);
         if shuffles {
             shuffled += 1;
-            let (len, start) = (len as usize, (*heads >> sh) as usize & (cap - 1));
-            if start + len <= cap {
-                rng.shuffle(&mut buf[b + start..b + start + len]);
-            } else {
-                buf[b..b + cap].rotate_left(start);
+            let start = (*heads >> sh) as usize & (cap - 1);
+            if shuffle_pile(&mut buf[b..b + cap], start, len as usize, rng) {
                 *heads &= !(lane << sh);
-                rng.shuffle(&mut buf[b..b + len]);
             }
         }
     }
