@@ -21,7 +21,7 @@
 use crate::duo::{self, War};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{Rules, pick, pick_of};
+use crate::rules::{OnEmpty, Rules, pick, pick_of};
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
 use crate::state::{Scratch, Tally};
 
@@ -45,16 +45,15 @@ pub(crate) fn available() -> bool {
 }
 
 /// Whether the block loop can play these rules: the classic shape (two seats, a card against
-/// a card under an ordered ranking, one pile, endings only by all cards or the cap, no loop
-/// detection) on a deck of at most [`SMALL_DECK`] cards; wars of any kind go to the general
-/// loop's war.
+/// a card under an ordered ranking, one pile or two, endings only by all cards or the cap, no
+/// loop detection) on a deck of at most [`SMALL_DECK`] cards; wars of any kind go to the
+/// two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
         // The two-seat loop also plays a prize and speed; the block's lanes play neither.
         && !r.prize
         && r.speed.is_none()
         && r.compare == crate::rules::Compare::Ordered
-        && r.two_pile.is_none()
         && r.target_cards.is_none()
         && r.min_cards.is_none()
         && r.wars_to_win.is_none()
@@ -70,18 +69,30 @@ pub(crate) fn run(
     tally: Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
+    // What soundness needs is checked every game (the features, the stretches; `run_with`
+    // checks the deck's size); the rest of `plays()` only in debug builds: it was 0.25 % of a
+    // two-pile game's time.
     assert!(
-        available() && plays(r) && s.cap() == SMALL_CAP,
-        "the block loop runs only where `available()` and `plays()` said yes"
+        available() && s.cap() == SMALL_CAP,
+        "the block loop runs only where `available()` said yes"
+    );
+    debug_assert!(
+        plays(r),
+        "the block loop runs only where `plays()` said yes"
     );
     // SAFETY: `available()` found every feature these enable.
     unsafe {
-        match pick_of(r.pickup) {
-            pick::SHUFFLED => x86::run_with::<0>(r, s, t, tally, rng),
-            pick::SEAT => x86::run_with::<1>(r, s, t, tally, rng),
-            // In a plain battle under an ordered ranking the winner's card is the higher one.
-            pick::WINNER | pick::DESC => x86::run_with::<2>(r, s, t, tally, rng),
-            _ => x86::run_with::<3>(r, s, t, tally, rng),
+        // In a plain battle under an ordered ranking the winner's card is the higher one, so
+        // winner-first is rank-descending, and loser-first rank-ascending.
+        match (pick_of(r.pickup), r.two_pile.is_some()) {
+            (pick::SHUFFLED, false) => x86::run_with::<0, false>(r, s, t, tally, rng),
+            (pick::SEAT, false) => x86::run_with::<1, false>(r, s, t, tally, rng),
+            (pick::WINNER | pick::DESC, false) => x86::run_with::<2, false>(r, s, t, tally, rng),
+            (_, false) => x86::run_with::<3, false>(r, s, t, tally, rng),
+            (pick::SHUFFLED, true) => x86::run_with::<0, true>(r, s, t, tally, rng),
+            (pick::SEAT, true) => x86::run_with::<1, true>(r, s, t, tally, rng),
+            (pick::WINNER | pick::DESC, true) => x86::run_with::<2, true>(r, s, t, tally, rng),
+            (_, true) => x86::run_with::<3, true>(r, s, t, tally, rng),
         }
     }
 }
@@ -114,13 +125,16 @@ mod x86 {
     };
 
     /// The block loop for one pick-up order of a plain battle: 0 shuffled (a random bit per
-    /// battle), 1 by seat (seat 0's card first), 2 the winner's card first, 3 the loser's.
+    /// battle), 1 by seat (seat 0's card first), 2 the winner's card first, 3 the loser's; with
+    /// `TWO`, won cards go onto won piles, and a stack that runs out takes its won pile at the
+    /// start of the next battle (turned over where it lies, shuffled there, or the player out,
+    /// by `on_empty`).
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn run_with<const PICKUP: u8>(
+    pub(super) unsafe fn run_with<const PICKUP: u8, const TWO: bool>(
         r: &Rules,
         s: &mut Seats,
         t: &mut Scratch,
@@ -129,10 +143,15 @@ mod x86 {
     ) -> GameRecord {
         let cap = r.battle_cap() as u32;
         let (mut h0, mut h1) = (s.h[0], s.h[1]);
-        let mut l0 = s.l[0];
-        // Between blocks every card is in one of the stacks: seat 1 holds `total - l0`.
-        let total = l0 + s.l[1];
-        assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
+        // The stacks and, with two piles, the won piles right behind them. With one pile a
+        // stack is all its seat's cards: between blocks seat 1's is `total - l0`.
+        let (mut l0, mut l1) = (s.l[0], s.l[1]);
+        let (mut m0, mut m1) = if TWO { (s.m[0], s.m[1]) } else { (0, 0) };
+        let total = l0 + l1 + m0 + m1;
+        assert!(total <= SMALL_DECK && (TWO || s.m == [0; 4]) && h0 < SLIDE && h1 < SLIDE);
+        let on_empty = r.two_pile;
+        // Seat 0's cards.
+        let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
         let first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
@@ -156,15 +175,48 @@ mod x86 {
         let zero = _mm256_setzero_si256();
         let end = loop {
             if (h0 | h1) >= SLIDE {
-                // SAFETY: each stack's cards lie at `h..h + l` of its stretch; `copy` allows
-                // the overlap.
+                // SAFETY: each seat's cards lie at `h..h + l + m` of its stretch; `copy`
+                // allows the overlap.
                 unsafe {
-                    std::ptr::copy(s0.add(h0), s0, l0);
-                    std::ptr::copy(s1.add(h1), s1, total - l0);
+                    std::ptr::copy(s0.add(h0), s0, l0 + m0);
+                    std::ptr::copy(s1.add(h1), s1, l1 + m1);
                 }
                 (h0, h1) = (0, 0);
             }
-            let l1 = total - l0;
+            if TWO && (l0 == 0 || l1 == 0) {
+                // Before the battle's draws, as the general draw turns a pile over. A seat in
+                // the game holds a card, so an empty stack has a won pile behind it.
+                debug_assert!(l0 + m0 > 0 && l1 + m1 > 0);
+                if on_empty == Some(OnEmpty::TurnOver) {
+                    // Where it lies: no card moves.
+                    if l0 == 0 {
+                        (l0, m0) = (m0, 0);
+                    }
+                    if l1 == 0 {
+                        (l1, m1) = (m1, 0);
+                    }
+                } else {
+                    rng.put_bits(bits);
+                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+                    (s.m[0], s.m[1]) = (m0, m1);
+                    if on_empty == Some(OnEmpty::Lose) {
+                        // The player whose stack ran out is out (both, if both ran out).
+                        let able = u8::from(l0 > 0) | u8::from(l1 > 0) << 1;
+                        s.in_game = able;
+                        let winner = (able != 0).then(|| able.trailing_zeros() as u8);
+                        break (EndReason::Forfeit, winner);
+                    }
+                    // Shuffled where it lies, seat 0's first.
+                    for p in 0..2 {
+                        if s.l[p] == 0 {
+                            s.turn_over(p, rng);
+                        }
+                    }
+                    (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
+                    (m0, m1) = (s.m[0], s.m[1]);
+                    bits = rng.take_bits();
+                }
+            }
             // SAFETY: `h < SLIDE`, so the sixteen bytes lie inside the stretch; those past
             // the stack's last card are never used (`k ≤ l`).
             let (va, vb) = unsafe {
@@ -208,21 +260,22 @@ mod x86 {
                 let ab = _mm256_or_si256(a16, _mm256_slli_epi16::<8>(b16));
                 let ba = _mm256_or_si256(b16, _mm256_slli_epi16::<8>(a16));
                 let pairs = _mm256_mask_blend_epi16(swap as u16, ab, ba);
-                // SAFETY: a tail is below `SLIDE + 16 + NARROW_CAP`, and 32 bytes past it
-                // still lie inside the stretch; bytes past the new tail are not cards.
+                // SAFETY: a tail (behind the stack and the won pile) is below `SLIDE +
+                // SMALL_DECK`, and 32 bytes past it still lie inside the stretch; bytes past
+                // the new tail are not cards.
                 unsafe {
                     _mm256_storeu_si256(
-                        s0.add(h0 + l0).cast(),
+                        s0.add(h0 + l0 + m0).cast(),
                         _mm256_maskz_compress_epi16(w0 as u16, pairs),
                     );
                     _mm256_storeu_si256(
-                        s1.add(h1 + l1).cast(),
+                        s1.add(h1 + l1 + m1).cast(),
                         _mm256_maskz_compress_epi16(w1 as u16, pairs),
                     );
                 }
                 // The margin after each battle of the block, and where its sign flips from the
                 // last non-zero one (a margin of 0 leads nobody).
-                let before = 2 * l0 as i64 - total as i64;
+                let before = 2 * held(l0, m0) as i64 - total as i64;
                 let won0 = _mm256_popcnt_epi16(_mm256_and_si256(
                     _mm256_set1_epi16(w0 as u16 as i16),
                     upto,
@@ -240,9 +293,16 @@ mod x86 {
                 let won = w0.count_ones() as usize;
                 let k = k as usize;
                 (h0, h1) = (h0 + k, h1 + k);
-                l0 = l0 + 2 * won - k;
+                if TWO {
+                    (l0, l1) = (l0 - k, l1 - k);
+                    (m0, m1) = (m0 + 2 * won, m1 + 2 * (k - won));
+                } else {
+                    l0 = l0 + 2 * won - k;
+                    l1 = total - l0;
+                }
                 battles += k as u32;
-                let after = 2 * l0 as i64 - total as i64;
+                let t0 = held(l0, m0);
+                let after = 2 * t0 as i64 - total as i64;
                 // A margin of 0 now: the last non-zero one was a step of 2 the other way.
                 lead = if after != 0 {
                     after
@@ -251,12 +311,13 @@ mod x86 {
                 } else {
                     -2
                 };
-                // Neither end can come before a block's last battle: `k ≤ l0, l1` and the cap.
-                if l0 == 0 || l0 == total {
-                    break (EndReason::AllCards, Some(u8::from(l0 == 0)));
+                // Neither end can come before a block's last battle: `k ≤ l0, l1` (a seat
+                // still holds the rest of its stack) and the cap.
+                if t0 == 0 || t0 == total {
+                    break (EndReason::AllCards, Some(u8::from(t0 == 0)));
                 }
                 if battles >= cap {
-                    break duo::at_cap(r, battles, l0, total);
+                    break duo::at_cap(r, battles, t0, total);
                 }
                 if k as u32 == room {
                     continue;
@@ -264,40 +325,47 @@ mod x86 {
             } else if room == 0 {
                 unreachable!("both stacks hold cards and the cap is not reached");
             }
-            // A tie at the heads: a war, the general loop's, on the seats in memory (past the
+            // A tie at the heads: a war, the two-seat loops', on the seats in memory (past the
             // tied cards).
             battles += 1;
             rng.put_bits(bits);
             // SAFETY: the heads hold the tied cards, inside the stacks.
             let (a, b) = unsafe { (*s0.add(h0), *s1.add(h1)) };
             (s.h[0], s.h[1]) = (h0 + 1, h1 + 1);
-            (s.l[0], s.l[1]) = (l0 - 1, total - l0 - 1);
+            (s.l[0], s.l[1]) = (l0 - 1, l1 - 1);
+            if TWO {
+                (s.m[0], s.m[1]) = (m0, m1);
+            }
             let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 1);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let forfeited = match out {
                 War::Won { forfeited, .. } => {
-                    (h0, h1) = (s.h[0], s.h[1]);
-                    l0 = s.l[0];
+                    (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
+                    if TWO {
+                        (m0, m1) = (s.m[0], s.m[1]);
+                    }
+                    // (With one pile, `s.l[1]` is `total - l0`.)
                     forfeited
                 }
                 War::Draw => {
-                    changes += duo::note(&mut lead, s.l[0], total) >> 32;
+                    changes += duo::note(&mut lead, s.l[0] + s.m[0], total) >> 32;
                     break (EndReason::DrawInWar, None);
                 }
             };
-            changes += duo::note(&mut lead, l0, total) >> 32;
-            if l0 == 0 || l0 == total {
+            let t0 = held(l0, m0);
+            changes += duo::note(&mut lead, t0, total) >> 32;
+            if t0 == 0 || t0 == total {
                 // A player who could not stake the war's cards (`short_war = lose`) forfeited.
                 let how = if forfeited != 0 {
                     EndReason::Forfeit
                 } else {
                     EndReason::AllCards
                 };
-                break (how, Some(u8::from(l0 == 0)));
+                break (how, Some(u8::from(t0 == 0)));
             }
             if battles >= cap {
-                break duo::at_cap(r, battles, l0, total);
+                break duo::at_cap(r, battles, t0, total);
             }
         };
         rng.put_bits(bits);

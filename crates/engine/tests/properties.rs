@@ -178,12 +178,14 @@ proptest! {
     /// Every loop that can play a rule set — the block loop (where this CPU has it), the
     /// two-seat loop, the compact-layout loop — plays the general loop's games, record for
     /// record (loop starts and periods included), on standard and custom decks (odd totals and
-    /// stacks of one card included) under every pick-up order, war size and limit.
+    /// stacks of one card included) under every pick-up order, war size and limit, with one
+    /// pile or two (each `on_empty`).
     #[test]
     fn classic_shapes_play_alike_in_every_loop(
         war_down in 0u8..6,
         pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
         limit in proptest::sample::select(&["none", "100", "1000"][..]),
+        on_empty in proptest::sample::select(&["single", "turn-over", "shuffle", "lose"][..]),
         deck in proptest::sample::select(&["standard52", "piquet36", "jokers54", "custom"][..]),
         decks in 1u16..7,
         ranks in 2u16..40,
@@ -194,6 +196,9 @@ proptest! {
         let mut pairs = vec![("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit), ("deck", deck), ("decks", n.as_str())];
         if deck == "custom" {
             pairs.extend([("ranks", r.as_str()), ("suits", s.as_str())]);
+        }
+        if on_empty != "single" {
+            pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
         }
         let rules = Rules::from_pairs(pairs).unwrap();
         let games: Vec<GameSeed> = (0..20).map(|g| GameSeed::new(seed, 0, g)).collect();
@@ -283,7 +288,24 @@ fn each_shape_goes_to_its_loop() {
         (vec![], classic),
         (vec![("pickup", "seat")], HotLoop::Duo),
         (vec![("ranking", "peasant")], HotLoop::Duo),
-        (vec![("pile", "two-pile")], HotLoop::Duo),
+        (vec![("pile", "two-pile")], classic),
+        (
+            vec![
+                ("pile", "two-pile"),
+                ("on_empty", "lose"),
+                ("short_war", "lose"),
+            ],
+            classic,
+        ),
+        // Nothing random: loops are looked for, which the block loop does not do.
+        (
+            vec![
+                ("pile", "two-pile"),
+                ("on_empty", "turn-over"),
+                ("pickup", "seat"),
+            ],
+            HotLoop::Duo,
+        ),
         (vec![("target_cards", "40")], HotLoop::Duo),
         (
             vec![("short_war", "lose"), ("battle_limit", "500")],
