@@ -1289,11 +1289,18 @@ fn hand_war<const N: usize>(
     tied: u8,
     mut up: [u8; MAX_PLAYERS],
 ) -> Option<End> {
-    t.clear();
-    for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
-        t.pots[p].push(up[p]);
-    }
     let (mut contenders, mut depth) = (tied, 0u32);
+    if in_game.count_ones() == 2 && tied == in_game {
+        if let Some(winner) = pair_war::<N>(r, t, s, tally, rng, in_game, &mut up, &mut depth) {
+            return after::<N, true>(r, s, tally, winner, in_game, depth);
+        }
+        // `pair_war` left the cards played so far in the pots: the general rounds go on.
+    } else {
+        t.clear();
+        for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
+            t.pots[p].push(up[p]);
+        }
+    }
     let winner = loop {
         let n = r.war_size(depth + 1, up[contenders.trailing_zeros() as usize]);
         // Every tied seat stakes the war in full, or the general contest plays it.
@@ -1324,6 +1331,87 @@ fn hand_war<const N: usize>(
     tally.deepest = tally.deepest.max(depth);
     general::settle(r, t, s, rng, winner, depth, 0);
     after::<N, true>(r, s, tally, winner, in_game, depth)
+}
+
+/// [`hand_war`] between the only two seats in the game, both tied, `depth` wars in: each
+/// round, while both hands are full and both stacks hold the round's face-down cards and a
+/// card to refill the hand with, the same draws, cards and counts as the general rounds, with
+/// the pots in local arrays rather than the table's vectors, and the winner's pick-up and
+/// [`settle`](general::settle)'s steps after it. Returns the winner; or `None` with the cards
+/// played so far in `t`'s pots, for the general rounds to go on from.
+#[allow(clippy::too_many_arguments)] // the battle so far
+#[inline(always)]
+fn pair_war<const N: usize>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    in_game: u8,
+    up: &mut [u8; MAX_PLAYERS],
+    depth: &mut u32,
+) -> Option<usize> {
+    // Room for the pots of a long war; a longer one goes on in the general rounds.
+    const ROOM: usize = 64;
+    let pair = [
+        in_game.trailing_zeros() as usize,
+        7 - in_game.leading_zeros() as usize,
+    ];
+    let mut pots = [[0u8; ROOM]; 2];
+    (pots[0][0], pots[1][0]) = (up[pair[0]], up[pair[1]]);
+    // Both pots grow alike: one length.
+    let mut len = 1;
+    let hand = r.hand;
+    loop {
+        let n = r.war_size(*depth + 1, up[pair[0]]);
+        let full = |p: usize| s.l[p] > n && usize::from(s.hand_len[p]) == hand;
+        if !(full(pair[0]) && full(pair[1])) || len + n + 1 > ROOM {
+            t.clear();
+            for (pot, &p) in pots.iter().zip(&pair) {
+                t.pots[p].extend_from_slice(&pot[..len]);
+            }
+            return None;
+        }
+        *depth += 1;
+        tally.wars += 1;
+        tally.cards_turned += 2 * (n as u64 + 1);
+        for (pot, &p) in pots.iter_mut().zip(&pair) {
+            // `n` cards face down from the stack, then one from the hand by the seat's policy,
+            // its slot refilled from the stack (which `full` found long enough for both).
+            let h = s.h[p];
+            for (i, c) in pot[len..len + n].iter_mut().enumerate() {
+                *c = s.get(p, h + i);
+            }
+            let slot = r.choose(p, &s.hands[p][..hand], rng);
+            let card = s.hands[p][slot];
+            s.hands[p][slot] = s.get(p, h + n);
+            s.h[p] = h + n + 1;
+            s.l[p] -= n + 1;
+            pot[len + n] = card;
+            up[p] = card;
+        }
+        len += n + 1;
+        let best = r.best_of_first::<N>(in_game, up);
+        if best.count_ones() == 1 {
+            let winner = best.trailing_zeros() as usize;
+            tally.deepest = tally.deepest.max(*depth);
+            // `general::settle` after a war without `war_cause_to_loser`: the seats out of the
+            // game hold no pot, so the two pots in seat order are the table's.
+            if r.wars_to_win.is_some() {
+                s.wars_won[winner] += 1;
+            }
+            let taker = usize::from(winner == pair[1]);
+            r.order_pickup(
+                taker,
+                &[&pots[0][..len], &pots[1][..len]],
+                &mut t.order,
+                rng,
+            );
+            s.give(r, winner, &t.order);
+            general::top_up_hands(r, s, rng);
+            return Some(winner);
+        }
+    }
 }
 
 /// The pick-up of a battle without a war that `winner` won: `order_pickup` on pots of the
