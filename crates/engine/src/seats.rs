@@ -295,8 +295,19 @@ pub(crate) fn shuffle_pile<D: Draws>(
 
 /// Card `i` of `dealt` to the `i / N`th place of seat `i mod N`'s stretch (`cap` bytes each):
 /// a round of the deal at a time, so that the stores need no stride of their own; for two
-/// seats, eight cards at a time, split into each seat's four in a word.
+/// seats, 64 cards at a time split by one byte permutation where the CPU has one
+/// ([`split::deal_two`]), else eight at a time, split into each seat's four in a word.
 fn deal_into<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if N == 2 && split::available() {
+        // SAFETY: `available()` found every feature `deal_two` enables.
+        return unsafe { split::deal_two(buf, cap, dealt) };
+    }
+    deal_words::<N>(buf, cap, dealt);
+}
+
+/// [`deal_into`] without AVX-512.
+fn deal_words<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
     let each = dealt.len() / N;
     let mut rest = buf;
     let mut stretches: [&mut [u8]; N] = std::array::from_fn(|_| {
@@ -322,6 +333,62 @@ fn deal_into<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
     for (k, round) in dealt.chunks_exact(N).enumerate().skip(done) {
         for (stretch, &card) in stretches.iter_mut().zip(round) {
             stretch[k] = card;
+        }
+    }
+}
+
+/// The two-seat deal with AVX-512 (x86-64, chosen at run time).
+#[cfg(target_arch = "x86_64")]
+mod split {
+    use std::arch::x86_64::*;
+
+    /// Lane `i < 32`: byte `2i` (seat 0's cards); lane `32 + i`: byte `2i + 1` (seat 1's).
+    static SPLIT: [u8; 64] = {
+        let mut a = [0u8; 64];
+        let mut i = 0;
+        while i < 32 {
+            a[i] = 2 * i as u8;
+            a[32 + i] = 2 * i as u8 + 1;
+            i += 1;
+        }
+        a
+    };
+
+    /// Whether this CPU has every instruction [`deal_two`] uses.
+    pub(super) fn available() -> bool {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vbmi")
+    }
+
+    /// `deal_into::<2>`: 64 dealt cards at a time, the even ones to seat 0's stretch and the
+    /// odd ones to seat 1's, by one permutation and two masked stores.
+    ///
+    /// # Safety
+    /// The CPU must have the features enabled here ([`available`]).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+    pub(super) unsafe fn deal_two(buf: &mut [u8], cap: usize, dealt: &[u8]) {
+        let each = dealt.len() / 2;
+        assert!(2 * each == dealt.len() && each <= cap && 2 * cap <= buf.len());
+        let (seat0, seat1) = buf.split_at_mut(cap);
+        // SAFETY: 64 bytes.
+        let split = unsafe { _mm512_loadu_si512(SPLIT.as_ptr().cast()) };
+        for (k, chunk) in dealt.chunks(64).enumerate() {
+            // A chunk holds an even number of cards (every one but the last holds 64).
+            let n = chunk.len();
+            let load = u64::MAX >> (64 - n);
+            let store = u32::MAX >> (32 - n / 2);
+            // SAFETY: the masks cover the chunk's `n` cards and each seat's `n / 2` places
+            // from `32 k`, which end at `each ≤ cap`, inside the seat's stretch.
+            unsafe {
+                let cards = _mm512_maskz_loadu_epi8(load, chunk.as_ptr().cast());
+                let both = _mm512_permutexvar_epi8(split, cards);
+                let to0 = seat0.as_mut_ptr().add(32 * k).cast();
+                let to1 = seat1.as_mut_ptr().add(32 * k).cast();
+                _mm256_mask_storeu_epi8(to0, store, _mm512_castsi512_si256(both));
+                _mm256_mask_storeu_epi8(to1, store, _mm512_extracti64x4_epi64::<1>(both));
+            }
         }
     }
 }
@@ -459,5 +526,30 @@ impl Seen for Seats {
     }
     fn in_game(&self) -> u8 {
         self.in_game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two-seat deal by permutation puts every card where the deal by words does, for
+    /// every even deal up to two full stretches (partial chunks of 64 included).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_permuted_deal_is_the_deal_by_words() {
+        if !split::available() {
+            eprintln!("no AVX-512 here: nothing to compare");
+            return;
+        }
+        let cap = 256;
+        for len in (2..=2 * cap).step_by(2) {
+            let dealt: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8 | 1).collect();
+            let (mut words, mut permuted) = (vec![0u8; 2 * cap], vec![0u8; 2 * cap]);
+            deal_words::<2>(&mut words, cap, &dealt);
+            // SAFETY: `available()` said yes.
+            unsafe { split::deal_two(&mut permuted, cap, &dealt) };
+            assert_eq!(words, permuted, "{len} cards");
+        }
     }
 }
