@@ -227,6 +227,26 @@ impl<'a, const SMALL: bool> Duo<'a, SMALL> {
         // SAFETY: as in `get`.
         unsafe { *self.buf.get_unchecked_mut(i) = card }
     }
+
+    /// The four cards of a battle with prizes from `pos` on: one store where they do not wrap
+    /// round the ring (nearly always), else one at a time.
+    #[inline(always)]
+    fn set4(&mut self, seat: usize, pos: usize, cards: [u8; 4]) {
+        let cap = if SMALL { SMALL_CAP } else { self.cap };
+        if (pos & (cap - 1)) + 4 <= cap {
+            let i = self.index(seat, pos);
+            // SAFETY: `i + 4 ≤ (seat & 1) * cap + cap ≤ buf.len()`: the position in the
+            // stretch is at most `cap − 4`.
+            unsafe {
+                let to = self.buf.as_mut_ptr().add(i);
+                std::ptr::write_unaligned(to.cast::<[u8; 4]>(), cards);
+            }
+        } else {
+            for (i, card) in cards.into_iter().enumerate() {
+                self.set(seat, pos + i, card);
+            }
+        }
+    }
 }
 
 /// Why the plain battles stopped and handed the position back to the outer loop.
@@ -360,9 +380,7 @@ fn run_with<
                     // One pile: the winner's tail is behind its remaining stack.
                     let (tail0, tail1) = (g.h0 + t0 - 2, g.h1 + (total - t0) - 2);
                     let tail = tail0 ^ ((tail0 ^ tail1) & 0usize.wrapping_sub(winner));
-                    for (i, card) in cards.into_iter().enumerate() {
-                        d.set(winner, tail + i, card);
-                    }
+                    d.set4(winner, tail, cards);
                     t0 = t0 + 2 - 4 * winner;
                     acc += note(&mut lead, t0, total);
                     if cycles {
