@@ -21,7 +21,7 @@
 use crate::duo::{self, War};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{OnEmpty, Rules, pick, pick_of};
+use crate::rules::{OnEmpty, Pickup, Rules, pick, pick_of};
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
 use crate::state::{Scratch, Tally};
 
@@ -50,8 +50,8 @@ pub(crate) fn available() -> bool {
 /// two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
-        // The two-seat loop also plays a prize and speed; the block's lanes play neither.
-        && !r.prize
+        // The two-seat loop also plays speed; the block's lanes do not. (It plays a prize
+        // only with one pile and without speed.)
         && r.speed.is_none()
         && r.compare == crate::rules::Compare::Ordered
         && r.target_cards.is_none()
@@ -84,6 +84,16 @@ pub(crate) fn run(
     unsafe {
         // In a plain battle under an ordered ranking the winner's card is the higher one, so
         // winner-first is rank-descending, and loser-first rank-ascending.
+        if r.prize {
+            return match pick_of(r.pickup) {
+                pick::SHUFFLED => x86::run_prize::<{ pick::SHUFFLED }>(r, s, t, tally, rng),
+                pick::SEAT => x86::run_prize::<{ pick::SEAT }>(r, s, t, tally, rng),
+                pick::WINNER => x86::run_prize::<{ pick::WINNER }>(r, s, t, tally, rng),
+                pick::LOSER => x86::run_prize::<{ pick::LOSER }>(r, s, t, tally, rng),
+                pick::DESC => x86::run_prize::<{ pick::DESC }>(r, s, t, tally, rng),
+                _ => x86::run_prize::<{ pick::ASC }>(r, s, t, tally, rng),
+            };
+        }
         match (pick_of(r.pickup), r.two_pile.is_some()) {
             (pick::SHUFFLED, false) => x86::run_with::<0, false>(r, s, t, tally, rng),
             (pick::SEAT, false) => x86::run_with::<1, false>(r, s, t, tally, rng),
@@ -370,6 +380,171 @@ mod x86 {
         };
         rng.put_bits(bits);
         duo::record(&tally, first, u64::from(battles), changes, 2, end)
+    }
+
+    /// The block loop with a prize (one pile): a battle is a prize and a card from each stack,
+    /// so sixteen battles are 32 bytes of each; one compare of the sixteen face-up cards finds
+    /// the first tie, and the battles before it are played one by one on the sliding stacks,
+    /// in the two-seat loop's order: the winner's four cards in the pick-up order `PICK` (a
+    /// 4-card shuffle's draws where it is shuffled), one 4-byte store behind its stack, the
+    /// lead. A player short of a prize and a card after it plays the table loop's battle, as
+    /// in the two-seat loop.
+    ///
+    /// # Safety
+    /// The CPU must have the features enabled here ([`super::available`]).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1")]
+    pub(super) unsafe fn run_prize<const PICK: u8>(
+        r: &Rules,
+        s: &mut Seats,
+        t: &mut Scratch,
+        mut tally: Tally,
+        rng: &mut GameRng,
+    ) -> GameRecord {
+        // Cards turned in a battle without a war: a prize and a card each.
+        const TURNED: u64 = 4;
+        let cap = r.battle_cap() as u32;
+        let (mut h0, mut h1) = (s.h[0], s.h[1]);
+        // One pile: a stack is all its seat's cards, and seat 1 holds `total - l0`.
+        let mut l0 = s.l[0];
+        let total = l0 + s.l[1];
+        assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
+        let layered = r.pickup == Pickup::Played;
+        let mut first = tally.battles;
+        assert!(first < u64::from(cap) && tally.lead_changes <= first);
+        let mut lead = duo::margin_of(tally.leader);
+        let stretches = |s: &mut Seats| {
+            let base = s.buf_mut().as_mut_ptr();
+            // SAFETY: the buffer holds two stretches of `SMALL_CAP` bytes.
+            (base, unsafe { base.add(SMALL_CAP) })
+        };
+        let (mut s0, mut s1) = stretches(s);
+        let mut battles = first as u32;
+        let mut changes = tally.lead_changes;
+        let mut bits = rng.take_bits();
+        let end = loop {
+            let l1 = total - l0;
+            if (h0 | h1) >= SLIDE {
+                // SAFETY: each stack lies at `h..h + l` of its stretch; `copy` allows the
+                // overlap.
+                unsafe {
+                    std::ptr::copy(s0.add(h0), s0, l0);
+                    std::ptr::copy(s1.add(h1), s1, l1);
+                }
+                (h0, h1) = (0, 0);
+            }
+            if l0 < 2 || l1 < 2 {
+                // A player cannot give a prize and turn up a card: one battle of the table
+                // loop, on the tally it keeps (this loop's counts handed over and taken back).
+                rng.put_bits(bits);
+                (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+                tally.cards_turned += TURNED * (u64::from(battles) - first);
+                tally.battles = u64::from(battles);
+                tally.lead_changes = changes;
+                tally.leader = (lead != 0).then_some(u8::from(lead < 0));
+                let end = crate::table::step(r, t, s, &mut tally, rng);
+                first = tally.battles;
+                battles = first as u32;
+                changes = tally.lead_changes;
+                lead = duo::margin_of(tally.leader);
+                if let Some(end) = end {
+                    break end;
+                }
+                bits = rng.take_bits();
+                (s0, s1) = stretches(s);
+                (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
+                debug_assert!(s.m == [0; 4] && h0 < SMALL_CAP && h1 < SMALL_CAP);
+                if battles >= cap {
+                    break duo::at_cap(r, battles, l0, total);
+                }
+                continue;
+            }
+            // SAFETY: `h < SLIDE`, so the 32 bytes lie inside the stretch; those past the
+            // stack's last card are never used (`2 k ≤ l`).
+            let (va, vb) = unsafe {
+                (
+                    _mm256_loadu_si256(s0.add(h0).cast()),
+                    _mm256_loadu_si256(s1.add(h1).cast()),
+                )
+            };
+            // The face-up cards: the odd bytes, one to a 16-bit lane.
+            let (ua, ub) = (_mm256_srli_epi16::<8>(va), _mm256_srli_epi16::<8>(vb));
+            let ties = u32::from(_mm256_cmpeq_epi16_mask(ua, ub));
+            let higher1 = u32::from(_mm256_cmpgt_epu16_mask(ub, ua));
+            let room = (l0 / 2).min(l1 / 2).min((cap - battles) as usize).min(16) as u32;
+            let k = (ties | 1 << 16).trailing_zeros().min(room);
+            // Behind each stack: where its winnings go.
+            let (mut tail0, mut tail1) = (h0 + l0, h1 + l1);
+            for i in 0..k as usize {
+                let winner = (higher1 >> i) as usize & 1;
+                // SAFETY: `2 i + 1 < 2 k ≤ l`: inside each stack.
+                let ([pa, a], [pb, b]) = unsafe {
+                    (
+                        std::ptr::read_unaligned(s0.add(h0 + 2 * i).cast::<[u8; 2]>()),
+                        std::ptr::read_unaligned(s1.add(h1 + 2 * i).cast::<[u8; 2]>()),
+                    )
+                };
+                let cards = duo::quad::<PICK>(winner, [pa, a, pb, b], layered, rng, &mut bits);
+                let (to, tail) = if winner == 0 {
+                    (s0, &mut tail0)
+                } else {
+                    (s1, &mut tail1)
+                };
+                // SAFETY: a tail is below `SLIDE + SMALL_DECK + 64`, inside the stretch.
+                unsafe { std::ptr::write_unaligned(to.add(*tail).cast::<[u8; 4]>(), cards) };
+                *tail += 4;
+                l0 = l0 + 2 - 4 * winner;
+                changes += duo::note(&mut lead, l0, total) >> 32;
+            }
+            let k = k as usize;
+            (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
+            battles += k as u32;
+            // Neither end can come before a block's last battle: `2 k ≤ l0, l1` and the cap.
+            if l0 == 0 || l0 == total {
+                break (EndReason::AllCards, Some(u8::from(l0 == 0)));
+            }
+            if battles >= cap {
+                break duo::at_cap(r, battles, l0, total);
+            }
+            if k as u32 == room {
+                continue;
+            }
+            // A tie at the heads' face-up cards: a war, the two-seat loops', on the seats in
+            // memory (past the tied battle's prizes and cards).
+            battles += 1;
+            rng.put_bits(bits);
+            // SAFETY: the heads' second cards are the tied ones, inside the stacks.
+            let (a, b) = unsafe { (*s0.add(h0 + 1), *s1.add(h1 + 1)) };
+            (s.h[0], s.h[1]) = (h0 + 2, h1 + 2);
+            (s.l[0], s.l[1]) = (l0 - 2, total - l0 - 2);
+            let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 2);
+            bits = rng.take_bits();
+            (s0, s1) = stretches(s);
+            let forfeited = match out {
+                War::Won { forfeited, .. } => {
+                    (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
+                    forfeited
+                }
+                War::Draw => {
+                    changes += duo::note(&mut lead, s.l[0], total) >> 32;
+                    break (EndReason::DrawInWar, None);
+                }
+            };
+            changes += duo::note(&mut lead, l0, total) >> 32;
+            if l0 == 0 || l0 == total {
+                let how = if forfeited != 0 {
+                    EndReason::Forfeit
+                } else {
+                    EndReason::AllCards
+                };
+                break (how, Some(u8::from(l0 == 0)));
+            }
+            if battles >= cap {
+                break duo::at_cap(r, battles, l0, total);
+            }
+        };
+        rng.put_bits(bits);
+        duo::record(&tally, first, u64::from(battles), changes, TURNED, end)
     }
 
     /// The battles of a block where the lead changed, as bits `2..` (battle `i` at bit

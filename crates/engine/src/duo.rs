@@ -616,7 +616,7 @@ fn pair<const PICK: u8>(winner: usize, a: u8, b: u8, coin: bool) -> (u8, u8) {
 /// (`[pa, a, pb, b]`) in the order `PICK` puts them (`layered`: `played`). Shuffled takes its
 /// draws from the generator and the loop's bit buffer `bits`, as the general loop does.
 #[inline(always)]
-fn quad<const PICK: u8>(
+pub(crate) fn quad<const PICK: u8>(
     winner: usize,
     cards: [u8; 4],
     layered: bool,

@@ -179,13 +179,14 @@ proptest! {
     /// two-seat loop, the compact-layout loop — plays the general loop's games, record for
     /// record (loop starts and periods included), on standard and custom decks (odd totals and
     /// stacks of one card included) under every pick-up order, war size and limit, with one
-    /// pile or two (each `on_empty`).
+    /// pile or two (each `on_empty`), with a prize or without.
     #[test]
     fn classic_shapes_play_alike_in_every_loop(
         war_down in 0u8..6,
         pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
         limit in proptest::sample::select(&["none", "100", "1000"][..]),
         on_empty in proptest::sample::select(&["single", "turn-over", "shuffle", "lose"][..]),
+        prize in proptest::bool::ANY,
         deck in proptest::sample::select(&["standard52", "piquet36", "jokers54", "custom"][..]),
         decks in 1u16..7,
         ranks in 2u16..40,
@@ -199,6 +200,9 @@ proptest! {
         }
         if on_empty != "single" {
             pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
+        }
+        if prize {
+            pairs.push(("prize", "true"));
         }
         let rules = Rules::from_pairs(pairs).unwrap();
         let games: Vec<GameSeed> = (0..20).map(|g| GameSeed::new(seed, 0, g)).collect();
@@ -312,7 +316,9 @@ fn each_shape_goes_to_its_loop() {
             classic,
         ),
         (vec![("players", "3")], HotLoop::Table),
-        (vec![("prize", "true")], HotLoop::Duo),
+        (vec![("prize", "true")], classic),
+        (vec![("prize", "true"), ("short_war", "lose")], classic),
+        (vec![("prize", "true"), ("pickup", "played")], HotLoop::Duo),
         (
             vec![("prize", "true"), ("pile", "two-pile")],
             HotLoop::Table,
