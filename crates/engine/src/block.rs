@@ -475,6 +475,9 @@ mod x86 {
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             // Behind each stack: where its winnings go.
             let (mut tail0, mut tail1) = (h0 + l0, h1 + l1);
+            // The generator as a local copy for the block, written back once: its state can
+            // stay in registers rather than go through memory at every draw.
+            let mut g = rng.clone();
             for i in 0..k as usize {
                 let winner = (higher1 >> i) as usize & 1;
                 // SAFETY: `2 i + 1 < 2 k ≤ l`: inside each stack.
@@ -484,7 +487,7 @@ mod x86 {
                         std::ptr::read_unaligned(s1.add(h1 + 2 * i).cast::<[u8; 2]>()),
                     )
                 };
-                let cards = duo::quad::<PICK>(winner, [pa, a, pb, b], layered, rng, &mut bits);
+                let cards = duo::quad::<PICK>(winner, [pa, a, pb, b], layered, &mut g, &mut bits);
                 let (to, tail) = if winner == 0 {
                     (s0, &mut tail0)
                 } else {
@@ -496,6 +499,7 @@ mod x86 {
                 l0 = l0 + 2 - 4 * winner;
                 changes += duo::note(&mut lead, l0, total) >> 32;
             }
+            *rng = g;
             let k = k as usize;
             (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
             battles += k as u32;
