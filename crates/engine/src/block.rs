@@ -1,15 +1,22 @@
-//! The block loop: the classic shape's battles sixteen at a time, with AVX-512 (x86-64, chosen
+//! The block loop: a 2-player game's battles sixteen at a time, with AVX-512 (x86-64, chosen
 //! at run time; the two-seat loop, [`crate::duo`], plays the same games everywhere else).
 //!
 //! Between two wars the game needs no decisions: battle `i` compares the `i`-th cards of the two
-//! stacks, and the two cards go under the winner's stack, behind every card it holds now. So
-//! the next `min(l0, l1)` battles, up to the first tie, depend only on cards already in the
-//! stacks, and a block plays them together:
+//! stacks, and the two cards go behind every card the winner holds now (under its stack, or
+//! onto its won pile with two piles). So the next `min(l0, l1)` battles, up to the first tie,
+//! depend only on cards already in the stacks, and a block plays them together:
 //! - one compare of sixteen cards against sixteen finds the first tie and every winner;
 //! - the pairs are laid side by side (each turned round where the pick-up order says so) and
 //!   each seat's winnings are packed into place with one compress and one store;
 //! - the lead changes come from the running margin, computed for all sixteen battles at once
 //!   from prefix population counts of the winner mask.
+//!
+//! With two piles a block ends where a stack runs out, and the next battle first takes the won
+//! pile as the general draw does: turned over where it lies, shuffled there, or (`on_empty =
+//! lose`) the player is out. With a prize ([`x86::run_prize`]) a battle is two cards of each
+//! stack: one compare of the sixteen face-up cards finds the first tie, and the battles before
+//! it are played one by one on the stretches (the winner's four cards in the pick-up order, a
+//! 4-card shuffle's draws where it is shuffled, one store).
 //!
 //! The stacks are linear stretches, not rings: a store of 32 bytes behind a tail never wraps.
 //! They slide forward as they are played and move back to the front when a head passes
@@ -44,10 +51,10 @@ pub(crate) fn available() -> bool {
     }
 }
 
-/// Whether the block loop can play these rules: the classic shape (two seats, a card against
-/// a card under an ordered ranking, one pile or two, endings only by all cards or the cap, no
-/// loop detection) on a deck of at most [`SMALL_DECK`] cards; wars of any kind go to the
-/// two-seat loops' war.
+/// Whether the block loop can play these rules: two seats without hands under an ordered
+/// ranking, a card against a card with one pile or two, or a prize and a card with one pile;
+/// no speed, endings only by all cards or the cap, no loop detection; a deck of at most
+/// [`SMALL_DECK`] cards. Wars of any kind go to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
         // The two-seat loop also plays speed; the block's lanes do not. (It plays a prize
@@ -69,8 +76,8 @@ pub(crate) fn run(
     tally: Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
-    // What soundness needs is checked every game (the features, the stretches; `run_with`
-    // checks the deck's size); the rest of `plays()` only in debug builds: it was 0.25 % of a
+    // What soundness needs is checked every game (the features, the stretches; `run_with` and
+    // `run_prize` check the deck's size); the rest of `plays()` only in debug builds: it was 0.25 % of a
     // two-pile game's time.
     assert!(
         available() && s.cap() == SMALL_CAP,
@@ -123,7 +130,8 @@ mod x86 {
         m
     };
 
-    /// Lane `i`: the change of the margin `2 * l0 - total` if seat 0 lost battles `0..=i`.
+    /// Lane `i`: the change of the margin `2 * t0 - total` (seat 0's cards `t0`) if seat 0 lost
+    /// battles `0..=i`.
     static LOSSES: [i16; 16] = {
         let mut m = [0i16; 16];
         let mut i = 0;
@@ -165,7 +173,8 @@ mod x86 {
         let first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
-        // The two stretches; re-derived after every war, which writes through `s`.
+        // The two stretches; re-derived after everything that writes through `s` (a war, a
+        // won pile shuffled).
         let stretches = |s: &mut Seats| {
             let base = s.buf_mut().as_mut_ptr();
             // SAFETY: the buffer holds two stretches of `SMALL_CAP` bytes.
@@ -225,6 +234,8 @@ mod x86 {
                     (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
                     (m0, m1) = (s.m[0], s.m[1]);
                     bits = rng.take_bits();
+                    // The shuffle wrote through `s`: the stretches are taken from it again.
+                    (s0, s1) = stretches(s);
                 }
             }
             // SAFETY: `h < SLIDE`, so the sixteen bytes lie inside the stretch; those past

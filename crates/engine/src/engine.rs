@@ -10,7 +10,10 @@
 //!   speed, hands) by the general battle on the same seats. Where the rules for two allow it,
 //!   a game's last two seats go to the two-seat loops ([`LastTwo`]).
 //! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for every other 2-player rule set.
-//! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the classic shape.
+//! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
+//!   sets it plays ([`block::plays`]): no hands, an ordered ranking, one pile or two (or a
+//!   prize with one pile), no speed, no card-counting ending, nothing to look for loops in, a
+//!   deck of at most 256 cards.
 
 use std::fmt;
 
@@ -31,9 +34,10 @@ pub enum HotLoop {
     General,
     /// The reference battle on the compact layout of the specialised loops; every rule set.
     Table,
-    /// The two-seat loop: 2 players, a card against a card (no prize, speed or hands).
+    /// The two-seat loop: 2 players without hands (a prize or speed with one pile).
     Duo,
-    /// The vector block loop of the classic shape, on CPUs with AVX-512.
+    /// The vector block loop (the classic shape, two piles, or a prize with one pile), on CPUs
+    /// with AVX-512.
     Block,
 }
 

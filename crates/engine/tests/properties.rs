@@ -337,7 +337,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     /// Explicit deals split anywhere (a stack of one card against 51 included) and battle limits
-    /// that fall inside the first block of battles: the three loops still agree.
+    /// that fall inside the first block of battles, with one pile or two (each `on_empty`) and
+    /// with a prize or without: every loop still agrees.
     #[test]
     fn uneven_deals_and_early_limits_play_alike_in_every_loop(
         order in Just((0u8..52).collect::<Vec<u8>>()).prop_shuffle(),
@@ -345,10 +346,19 @@ proptest! {
         war_down in 0u8..4,
         pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "played", "seat", "rank-desc", "rank-asc"][..]),
         limit in proptest::sample::select(&["1", "2", "7", "100", "none"][..]),
+        on_empty in proptest::sample::select(&["single", "turn-over", "shuffle", "lose"][..]),
+        prize in proptest::bool::ANY,
         seed in 0u64..1_000_000,
     ) {
         let wd = war_down.to_string();
-        let rules = Rules::from_pairs([("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit)]).unwrap();
+        let mut pairs = vec![("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit)];
+        if on_empty != "single" {
+            pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
+        }
+        if prize {
+            pairs.push(("prize", "true"));
+        }
+        let rules = Rules::from_pairs(pairs).unwrap();
         let labels: Vec<&str> = order.iter().map(|&c| rules.cards().label(c / 4)).collect();
         let text = format!("{} / {}", labels[..split].join(" "), labels[split..].join(" "));
         let deal = Deal::parse(&rules, &text).unwrap();
@@ -365,8 +375,9 @@ proptest! {
 
 /// The shapes the specialised loops play without handing battles to the general loop: the
 /// table loop's ring (3–4 players, no loop detection; two piles without a prize), the two-seat
-/// loop with a prize or speed. Drawn often here (the fully random rule sets above reach them rarely), each
-/// compared with the general loop game by game.
+/// loop with a prize or speed (and the block loop with a prize or two piles). Drawn often here
+/// (the fully random rule sets above reach them rarely), each compared with the general loop
+/// game by game.
 #[test]
 fn fast_shapes_play_the_general_loops_games() {
     use proptest::test_runner::{Config, TestRunner};
@@ -574,7 +585,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
 }
 
 /// Games of 3–4 players hand their last two seats to a two-seat loop (the duo, or the block
-/// loop where the rules for two are classic). Every pick-up order with rankings, war rules,
+/// loop where it plays the rules for two). Every pick-up order with rankings, war rules,
 /// endings and decks that the hand-over must carry (the leader, wars won, the battle count for
 /// the limit and the cap, loops found after it, rings of 512 for 416 cards): the table loop
 /// with the last two seats played by each two-seat loop that can, and kept in the table loop,
