@@ -30,7 +30,7 @@ use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{OnEmpty, Pickup, Rules, pick, pick_of};
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
-use crate::state::{Scratch, Tally};
+use crate::state::{End, Scratch, Tally};
 
 /// Whether this CPU has every instruction the block loop uses.
 pub(crate) fn available() -> bool {
@@ -173,13 +173,7 @@ mod x86 {
         let first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
-        // The two stretches; re-derived after everything that writes through `s` (a war, a
-        // won pile shuffled).
-        let stretches = |s: &mut Seats| {
-            let base = s.buf_mut().as_mut_ptr();
-            // SAFETY: the buffer holds two stretches of `SMALL_CAP` bytes.
-            (base, unsafe { base.add(SMALL_CAP) })
-        };
+        // Re-derived after everything that writes through `s` (a war, a won pile shuffled).
         let (mut s0, mut s1) = stretches(s);
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
@@ -360,33 +354,13 @@ mod x86 {
             let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 1);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
-            let forfeited = match out {
-                War::Won { forfeited, .. } => {
-                    (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
-                    if TWO {
-                        (m0, m1) = (s.m[0], s.m[1]);
-                    }
-                    // (With one pile, `s.l[1]` is `total - l0`.)
-                    forfeited
-                }
-                War::Draw => {
-                    changes += duo::note(&mut lead, s.l[0] + s.m[0], total) >> 32;
-                    break (EndReason::DrawInWar, None);
-                }
-            };
-            let t0 = held(l0, m0);
-            changes += duo::note(&mut lead, t0, total) >> 32;
-            if t0 == 0 || t0 == total {
-                // A player who could not stake the war's cards (`short_war = lose`) forfeited.
-                let how = if forfeited != 0 {
-                    EndReason::Forfeit
-                } else {
-                    EndReason::AllCards
-                };
-                break (how, Some(u8::from(t0 == 0)));
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, cap) {
+                break end;
             }
-            if battles >= cap {
-                break duo::at_cap(r, battles, t0, total);
+            // (With one pile, `s.l[1]` is `total - l0`.)
+            (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
+            if TWO {
+                (m0, m1) = (s.m[0], s.m[1]);
             }
         };
         rng.put_bits(bits);
@@ -424,11 +398,7 @@ mod x86 {
         let mut first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
-        let stretches = |s: &mut Seats| {
-            let base = s.buf_mut().as_mut_ptr();
-            // SAFETY: the buffer holds two stretches of `SMALL_CAP` bytes.
-            (base, unsafe { base.add(SMALL_CAP) })
-        };
+        // Re-derived after everything that writes through `s` (a war, a table battle).
         let (mut s0, mut s1) = stretches(s);
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
@@ -535,31 +505,53 @@ mod x86 {
             let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 2);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
-            let forfeited = match out {
-                War::Won { forfeited, .. } => {
-                    (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
-                    forfeited
-                }
-                War::Draw => {
-                    changes += duo::note(&mut lead, s.l[0], total) >> 32;
-                    break (EndReason::DrawInWar, None);
-                }
-            };
-            changes += duo::note(&mut lead, l0, total) >> 32;
-            if l0 == 0 || l0 == total {
-                let how = if forfeited != 0 {
-                    EndReason::Forfeit
-                } else {
-                    EndReason::AllCards
-                };
-                break (how, Some(u8::from(l0 == 0)));
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, cap) {
+                break end;
             }
-            if battles >= cap {
-                break duo::at_cap(r, battles, l0, total);
-            }
+            (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
         };
         rng.put_bits(bits);
         duo::record(&tally, first, u64::from(battles), changes, TURNED, end)
+    }
+
+    /// The two seats' stretches in the buffer, where the block loops address the cards.
+    #[inline(always)]
+    fn stretches(s: &mut Seats) -> (*mut u8, *mut u8) {
+        assert!(s.cap() == SMALL_CAP);
+        let base = s.buf_mut().as_mut_ptr();
+        // SAFETY: the buffer holds (at least) two stretches of `SMALL_CAP` bytes.
+        (base, unsafe { base.add(SMALL_CAP) })
+    }
+
+    /// After a war of the block loops, on the seats it left (`battles` counted, the tied battle
+    /// included): the lead noted for seat 0's cards, then the end if it came, in the general
+    /// loop's order (a draw in the war; every card with one seat, a forfeit if a player could
+    /// not stake the war's cards under `short_war = lose`; the cap).
+    #[allow(clippy::too_many_arguments)] // the loop's counts, handed over
+    #[inline(always)]
+    fn after_war(
+        r: &Rules,
+        out: &War,
+        s: &mut Seats,
+        total: usize,
+        lead: &mut i64,
+        changes: &mut u64,
+        battles: u32,
+        cap: u32,
+    ) -> Option<End> {
+        let t0 = s.l[0] + s.m[0];
+        *changes += duo::note(lead, t0, total) >> 32;
+        let (depth, forfeited) = match *out {
+            War::Won {
+                depth, forfeited, ..
+            } => (depth, forfeited),
+            War::Draw => return Some((EndReason::DrawInWar, None)),
+        };
+        // (The block loop plays no ending that counts cards: only all of them can end it.)
+        if t0 == 0 || t0 == total {
+            return duo::counted_end(r, s, t0, total, depth, forfeited);
+        }
+        (battles >= cap).then(|| duo::at_cap(r, battles, t0, total))
     }
 
     /// The battles of a block where the lead changed, as bits `2..` (battle `i` at bit

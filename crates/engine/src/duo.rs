@@ -978,7 +978,7 @@ pub(crate) fn record(
 /// Whether a battle that left seat 0 with `t0` of `total` cards (after `depth` wars, with
 /// `forfeited` seats out) ended the game, in the general loop's order of endings.
 #[cold]
-fn counted_end(
+pub(crate) fn counted_end(
     r: &Rules,
     s: &mut Seats,
     t0: usize,
