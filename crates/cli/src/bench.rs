@@ -58,13 +58,7 @@ pub fn run(
     cfg: &BenchConfig,
     mut progress: impl FnMut(&str),
 ) -> anyhow::Result<BenchResult> {
-    let engine_for = |rules: &Rules| {
-        let mut e = Engine::new(rules);
-        if cfg.portable && e.hot_loop() == HotLoop::Block {
-            e.force_loop(HotLoop::Duo);
-        }
-        e
-    };
+    let engine_for = |rules: &Rules| engine_for(rules, cfg.portable);
     let mut engine = engine_for(rules);
     // Warm-up: caches, branch predictors, CPU frequency.
     for g in 0..cfg.games.min(20_000) {
@@ -223,10 +217,7 @@ pub fn shapes(
     for (name, pairs) in SHAPES {
         let rules = Rules::from_pairs(pairs.iter().copied())
             .map_err(|e| anyhow::anyhow!("shape `{name}`: {e}"))?;
-        let mut e = Engine::new(&rules);
-        if cfg.portable && e.hot_loop() == HotLoop::Block {
-            e.force_loop(HotLoop::Duo);
-        }
+        let mut e = engine_for(&rules, cfg.portable);
         // Warm-up.
         for g in 0..cfg.games.min(2_000) {
             e.play(GameSeed::new(cfg.seed, 1, g));
@@ -289,6 +280,21 @@ pub struct BenchArgs {
     /// the ratio to classic), instead of one rule set; --games is per shape and repetition
     #[arg(long, conflicts_with_all = ["rule", "rules"])]
     shapes: bool,
+}
+
+/// An engine for `rules`; with `portable`, kept off the vector block loop, for a table game's
+/// last two seats too: the two-seat loop plays the same games.
+fn engine_for(rules: &Rules, portable: bool) -> Engine {
+    let mut e = Engine::new(rules);
+    if portable {
+        if e.hot_loop() == HotLoop::Block {
+            e.force_loop(HotLoop::Duo);
+        }
+        if e.last_two_loop() == Some(HotLoop::Block) {
+            e.force_last_two_loop(Some(HotLoop::Duo));
+        }
+    }
+    e
 }
 
 /// `warlab bench`: one rule set on one thread and on all threads, or every shape side by side.
@@ -410,4 +416,21 @@ fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()
         println!("{line}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--portable` keeps every game off the vector loop: a 2-player game, and the last two
+    /// seats of a 3-player game with two piles (which the block loop plays where it runs).
+    #[test]
+    fn portable_engines_never_use_the_block_loop() {
+        let two = Rules::from_pairs([("pile", "two-pile")]).unwrap();
+        assert_eq!(engine_for(&two, true).hot_loop(), HotLoop::Duo);
+        let three = Rules::from_pairs([("players", "3"), ("pile", "two-pile")]).unwrap();
+        let e = engine_for(&three, true);
+        assert_eq!(e.hot_loop(), HotLoop::Table);
+        assert_eq!(e.last_two_loop(), Some(HotLoop::Duo));
+    }
 }
