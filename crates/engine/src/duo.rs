@@ -489,15 +489,11 @@ fn run_with<
                 // are handed over first and taken back after.
                 rng.put_bits(bits);
                 g.store(s);
-                let battles = acc & u64::from(u32::MAX);
-                tally.cards_turned += turned * (battles - first);
-                tally.battles = battles;
-                tally.lead_changes = acc >> 32;
-                tally.leader = (lead != 0).then_some(u8::from(lead < 0));
-                let end = table::step(r, t, s, &mut tally, rng);
+                let (battles, changes) = (acc & u64::from(u32::MAX), acc >> 32);
+                let counts = (first, battles, changes, turned);
+                let end = table_battle(r, t, s, &mut tally, rng, counts, &mut lead);
                 first = tally.battles;
                 acc = first | (tally.lead_changes << 32);
-                lead = margin_of(tally.leader);
                 if let Some(end) = end {
                     break 'game end;
                 }
@@ -950,6 +946,30 @@ fn into_pile(s: &mut Seats, p: usize, k: usize, shuffles: bool, rng: &mut GameRn
     }
     s.h[p] += k - rest;
     s.l[p] -= k - rest;
+}
+
+/// One battle of the table loop in the middle of a two-seat loop's game (a player short of a
+/// prize and a card), on the tally it keeps: the loop's own `counts` (its first battle, the
+/// battles and lead changes so far, the cards turned in each plain battle) are handed over
+/// first, and the lead (`lead`, as [`note`] keeps it) taken back after; the loop takes its
+/// first battle and counts back from the tally.
+#[cold]
+pub(crate) fn table_battle(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    (first, battles, changes, turned): (u64, u64, u64, u64),
+    lead: &mut i64,
+) -> Option<End> {
+    tally.cards_turned += turned * (battles - first);
+    tally.battles = battles;
+    tally.lead_changes = changes;
+    tally.leader = (*lead != 0).then_some(u8::from(*lead < 0));
+    let end = table::step(r, t, s, tally, rng);
+    *lead = margin_of(tally.leader);
+    end
 }
 
 /// The record of a game played by a two-seat loop that started after `first` battles: the

@@ -43,6 +43,9 @@ pub(crate) struct Seats {
     pile_feeds: bool,
     pile_shuffles: bool,
     two_pile: bool,
+    /// Whether this CPU deals two seats by permutation ([`split::deal_two`]): asked once here
+    /// rather than at every deal.
+    permutes: bool,
     /// Won piles shuffled into a stack since the game was dealt or loaded (not part of the
     /// state).
     shuffles: u64,
@@ -70,6 +73,10 @@ impl Seats {
             pile_feeds: matches!(r.two_pile, Some(OnEmpty::TurnOver | OnEmpty::Shuffle)),
             pile_shuffles: r.two_pile == Some(OnEmpty::Shuffle),
             two_pile: r.two_pile.is_some(),
+            #[cfg(target_arch = "x86_64")]
+            permutes: split::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            permutes: false,
             shuffles: 0,
         }
     }
@@ -108,6 +115,9 @@ impl Seats {
         let each = dealt.len() / n;
         debug_assert!(each >= 1 && each * n == dealt.len() && each <= self.cap);
         match n {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `permutes` is what `available()` said.
+            2 if self.permutes => unsafe { split::deal_two(&mut self.buf, self.cap, dealt) },
             2 => deal_into::<2>(&mut self.buf, self.cap, dealt),
             3 => deal_into::<3>(&mut self.buf, self.cap, dealt),
             _ => deal_into::<4>(&mut self.buf, self.cap, dealt),
@@ -295,19 +305,9 @@ pub(crate) fn shuffle_pile<D: Draws>(
 
 /// Card `i` of `dealt` to the `i / N`th place of seat `i mod N`'s stretch (`cap` bytes each):
 /// a round of the deal at a time, so that the stores need no stride of their own; for two
-/// seats, 64 cards at a time split by one byte permutation where the CPU has one
-/// ([`split::deal_two`]), else eight at a time, split into each seat's four in a word.
+/// seats, eight cards at a time, split into each seat's four in a word (where the CPU has a
+/// byte permutation, [`split::deal_two`] deals two seats instead).
 fn deal_into<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
-    #[cfg(target_arch = "x86_64")]
-    if N == 2 && split::available() {
-        // SAFETY: `available()` found every feature `deal_two` enables.
-        return unsafe { split::deal_two(buf, cap, dealt) };
-    }
-    deal_words::<N>(buf, cap, dealt);
-}
-
-/// [`deal_into`] without AVX-512.
-fn deal_words<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
     let each = dealt.len() / N;
     let mut rest = buf;
     let mut stretches: [&mut [u8]; N] = std::array::from_fn(|_| {
@@ -362,8 +362,8 @@ mod split {
             && std::is_x86_feature_detected!("avx512vbmi")
     }
 
-    /// `deal_into::<2>`: 64 dealt cards at a time, the even ones to seat 0's stretch and the
-    /// odd ones to seat 1's, by one permutation and two masked stores.
+    /// [`super::deal_into`]`::<2>`: 64 dealt cards at a time, the even ones to seat 0's
+    /// stretch and the odd ones to seat 1's, by one permutation and two masked stores.
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`available`]).
@@ -546,7 +546,7 @@ mod tests {
         for len in (2..=2 * cap).step_by(2) {
             let dealt: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8 | 1).collect();
             let (mut words, mut permuted) = (vec![0u8; 2 * cap], vec![0u8; 2 * cap]);
-            deal_words::<2>(&mut words, cap, &dealt);
+            deal_into::<2>(&mut words, cap, &dealt);
             // SAFETY: `available()` said yes.
             unsafe { split::deal_two(&mut permuted, cap, &dealt) };
             assert_eq!(words, permuted, "{len} cards");

@@ -538,9 +538,10 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// and stack lengths (and won-pile lengths with two piles) are 16-bit lanes of words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
-/// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are [`pair_hands`]'), each seat plays the card its
-/// policy picks from its full hand (`hands`, lane `i`'s in word `i`) and refills the slot from
-/// its stack, as long as every stack has a card. With `TWO` piles (no prize, no hands), won
+/// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
+/// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
+/// lane `i`'s in word `i`) and refills the slot from its stack, as long as every stack has a
+/// card. With `TWO` piles (no prize, no hands), won
 /// cards go onto the won piles (`wons`), and a stack that has run out turns its won pile over
 /// at the start of the next battle ([`turn_over_lanes`]), where the general draw would.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
