@@ -14,9 +14,11 @@
 //! With two piles a block ends where a stack runs out, and the next battle first takes the won
 //! pile as the general draw does: turned over where it lies, shuffled there, or (`on_empty =
 //! lose`) the player is out. With a prize ([`x86::run_prize`]) a battle is two cards of each
-//! stack: one compare of the sixteen face-up cards finds the first tie, and the battles before
-//! it are played one by one on the stretches (the winner's four cards in the pick-up order, a
-//! 4-card shuffle's draws where it is shuffled, one store).
+//! stack: one compare of the sixteen face-up cards finds the first tie. Under the shuffled
+//! pick-up the battles before it take their 4-card shuffles' draws one battle at a time, then
+//! their cards are laid in those orders by one byte shuffle and packed behind the winners'
+//! stacks as above; under the other orders they are played one by one on the stretches (the
+//! winner's four cards in the pick-up order, one store).
 //!
 //! The stacks are linear stretches, not rings: a store of 32 bytes behind a tail never wraps.
 //! They slide forward as they are played and move back to the front when a head passes
@@ -185,7 +187,6 @@ mod x86 {
                 _mm256_loadu_si256(LOSSES.as_ptr().cast()),
             )
         };
-        let zero = _mm256_setzero_si256();
         let end = loop {
             if (h0 | h1) >= SLIDE {
                 // SAFETY: each seat's cards lie at `h..h + l + m` of its stretch; `copy`
@@ -288,23 +289,8 @@ mod x86 {
                         _mm256_maskz_compress_epi16(w1 as u16, pairs),
                     );
                 }
-                // The margin after each battle of the block, and where its sign flips from the
-                // last non-zero one (a margin of 0 leads nobody).
                 let before = 2 * held(l0, m0) as i64 - total as i64;
-                let won0 = _mm256_popcnt_epi16(_mm256_and_si256(
-                    _mm256_set1_epi16(w0 as u16 as i16),
-                    upto,
-                ));
-                let margin = _mm256_sub_epi16(
-                    _mm256_add_epi16(
-                        _mm256_set1_epi16(before as i16),
-                        _mm256_slli_epi16::<2>(won0),
-                    ),
-                    losses,
-                );
-                let pos = u32::from(_mm256_cmpgt_epi16_mask(margin, zero)) & km;
-                let neg = u32::from(_mm256_cmplt_epi16_mask(margin, zero)) & km;
-                changes += u64::from((flips(pos, neg, before, lead) & km << 2).count_ones());
+                changes += block_changes::<0>(w0, km, before, lead, upto, losses);
                 let won = w0.count_ones() as usize;
                 let k = k as usize;
                 (h0, h1) = (h0 + k, h1 + k);
@@ -317,15 +303,7 @@ mod x86 {
                 }
                 battles += k as u32;
                 let t0 = held(l0, m0);
-                let after = 2 * t0 as i64 - total as i64;
-                // A margin of 0 now: the last non-zero one was a step of 2 the other way.
-                lead = if after != 0 {
-                    after
-                } else if w1 >> (k - 1) & 1 != 0 {
-                    2
-                } else {
-                    -2
-                };
+                lead = lead_after(2 * t0 as i64 - total as i64, w1, k as u32);
                 // Neither end can come before a block's last battle: `k ≤ l0, l1` (a seat
                 // still holds the rest of its stack) and the cap.
                 if t0 == 0 || t0 == total {
@@ -369,11 +347,10 @@ mod x86 {
 
     /// The block loop with a prize (one pile): a battle is a prize and a card from each stack,
     /// so sixteen battles are 32 bytes of each; one compare of the sixteen face-up cards finds
-    /// the first tie, and the battles before it are played one by one on the sliding stacks,
-    /// in the two-seat loop's order: the winner's four cards in the pick-up order `PICK` (a
-    /// 4-card shuffle's draws where it is shuffled), one 4-byte store behind its stack, the
-    /// lead. A player short of a prize and a card after it plays the table loop's battle, as
-    /// in the two-seat loop.
+    /// the first tie. The battles before it are played all at once under the shuffled pick-up
+    /// ([`shuffled_prizes`]; the lead from the winner mask, as in [`run_with`]), and one by one
+    /// on the sliding stacks under the others ([`play_prizes`]). A player short of a prize and
+    /// a card after it plays the table loop's battle, as in the two-seat loop.
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
@@ -403,6 +380,13 @@ mod x86 {
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
+        // SAFETY: both tables are sixteen 16-bit lanes.
+        let (upto, losses) = unsafe {
+            (
+                _mm256_loadu_si256(UPTO.as_ptr().cast()),
+                _mm256_loadu_si256(LOSSES.as_ptr().cast()),
+            )
+        };
         let end = loop {
             let l1 = total - l0;
             if (h0 | h1) >= SLIDE {
@@ -450,33 +434,49 @@ mod x86 {
             let higher1 = u32::from(_mm256_cmpgt_epu16_mask(ub, ua));
             let room = (l0 / 2).min(l1 / 2).min((cap - battles) as usize).min(16) as u32;
             let k = (ties | 1 << 16).trailing_zeros().min(room);
-            // Behind each stack: where its winnings go.
-            let (mut tail0, mut tail1) = (h0 + l0, h1 + l1);
-            // The generator as a local copy for the block, written back once: its state can
-            // stay in registers rather than go through memory at every draw.
-            let mut g = rng.clone();
-            for i in 0..k as usize {
-                let winner = (higher1 >> i) as usize & 1;
-                // SAFETY: `2 i + 1 < 2 k ≤ l`: inside each stack.
-                let ([pa, a], [pb, b]) = unsafe {
-                    (
-                        std::ptr::read_unaligned(s0.add(h0 + 2 * i).cast::<[u8; 2]>()),
-                        std::ptr::read_unaligned(s1.add(h1 + 2 * i).cast::<[u8; 2]>()),
-                    )
-                };
-                let cards = duo::quad::<PICK>(winner, [pa, a, pb, b], layered, &mut g, &mut bits);
-                let (to, tail) = if winner == 0 {
-                    (s0, &mut tail0)
-                } else {
-                    (s1, &mut tail1)
-                };
-                // SAFETY: a tail is below `SLIDE + SMALL_DECK + 64`, inside the stretch.
-                unsafe { std::ptr::write_unaligned(to.add(*tail).cast::<[u8; 4]>(), cards) };
-                *tail += 4;
-                l0 = l0 + 2 - 4 * winner;
-                changes += duo::note(&mut lead, l0, total) >> 32;
+            if PICK == pick::SHUFFLED {
+                if k > 0 {
+                    let km = (1u32 << k) - 1;
+                    let w0 = !higher1 & km;
+                    let before = 2 * l0 as i64 - total as i64;
+                    let won = w0.count_ones() as usize;
+                    // SAFETY: the tails are below `SLIDE + SMALL_DECK`, and 64 bytes past
+                    // them lie inside the stretches.
+                    unsafe {
+                        shuffled_prizes(
+                            va,
+                            vb,
+                            w0,
+                            k,
+                            s0.add(h0 + l0),
+                            s1.add(h1 + l1),
+                            rng,
+                            &mut bits,
+                        )
+                    };
+                    changes += block_changes::<1>(w0, km, before, lead, upto, losses);
+                    l0 = l0 + 4 * won - 2 * k as usize;
+                    lead = lead_after(2 * l0 as i64 - total as i64, higher1 & km, k);
+                }
+            } else {
+                // SAFETY: `2 k ≤ l0, l1`, and a tail is below `SLIDE + SMALL_DECK + 64`,
+                // inside the stretch.
+                unsafe {
+                    play_prizes::<PICK>(
+                        (s0, s1),
+                        (h0, h1, l1),
+                        k as usize,
+                        higher1,
+                        layered,
+                        total,
+                        rng,
+                        &mut bits,
+                        &mut l0,
+                        &mut lead,
+                        &mut changes,
+                    );
+                }
             }
-            *rng = g;
             let k = k as usize;
             (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
             battles += k as u32;
@@ -508,6 +508,164 @@ mod x86 {
         };
         rng.put_bits(bits);
         duo::record(&tally, first, u64::from(battles), changes, TURNED, end)
+    }
+
+    /// The battles `0..k` of a prize block under a pick-up order other than shuffled, one by one
+    /// on the sliding stacks (heads `h0`, `h1` of the stretches `s0`, `s1`; seat 0 holds `l0`,
+    /// seat 1 `l1`), in the two-seat loop's order: the winner's four cards in the order `PICK`,
+    /// one 4-byte store behind its stack, the lead.
+    ///
+    /// # Safety
+    /// Each stack holds at least `2 k` cards, and 4 bytes past the last card of either stack
+    /// plus four for each battle still lie inside its stretch.
+    #[allow(clippy::too_many_arguments)] // the loop's state, handed over
+    #[inline(always)]
+    unsafe fn play_prizes<const PICK: u8>(
+        (s0, s1): (*mut u8, *mut u8),
+        (h0, h1, l1): (usize, usize, usize),
+        k: usize,
+        higher1: u32,
+        layered: bool,
+        total: usize,
+        rng: &mut GameRng,
+        bits: &mut u64,
+        l0: &mut usize,
+        lead: &mut i64,
+        changes: &mut u64,
+    ) {
+        // Behind each stack: where its winnings go.
+        let (mut tail0, mut tail1) = (h0 + *l0, h1 + l1);
+        // The generator as a local copy for the block, written back once: its state can
+        // stay in registers rather than go through memory at every draw.
+        let mut g = rng.clone();
+        for i in 0..k {
+            let winner = (higher1 >> i) as usize & 1;
+            // SAFETY: `2 i + 1 < 2 k ≤ l`: inside each stack.
+            let ([pa, a], [pb, b]) = unsafe {
+                (
+                    std::ptr::read_unaligned(s0.add(h0 + 2 * i).cast::<[u8; 2]>()),
+                    std::ptr::read_unaligned(s1.add(h1 + 2 * i).cast::<[u8; 2]>()),
+                )
+            };
+            let cards = duo::quad::<PICK>(winner, [pa, a, pb, b], layered, &mut g, bits);
+            let (to, tail) = if winner == 0 {
+                (s0, &mut tail0)
+            } else {
+                (s1, &mut tail1)
+            };
+            // SAFETY: a tail is below `SLIDE + SMALL_DECK + 64`, inside the stretch.
+            unsafe { std::ptr::write_unaligned(to.add(*tail).cast::<[u8; 4]>(), cards) };
+            *tail += 4;
+            *l0 = *l0 + 2 - 4 * winner;
+            *changes += duo::note(lead, *l0, total) >> 32;
+        }
+        *rng = g;
+    }
+
+    /// Lane `i` of a 64-byte byte shuffle's control: where battle `i`'s four bytes start in its
+    /// 16-byte lane (a byte shuffle picks within 16-byte lanes).
+    static QUAD_BASE: [u32; 16] = {
+        let mut m = [0u32; 16];
+        let mut i = 0;
+        while i < 16 {
+            m[i] = 0x0404_0404 * (i as u32 % 4);
+            i += 1;
+        }
+        m
+    };
+
+    /// The battles `0..k` (`1 ≤ k ≤ 16`) of a prize block under the shuffled pick-up: the
+    /// 4-card shuffles' draws in battle order, each giving its order of the battle's cards
+    /// ([`GameRng::shuffle4_order`], the draws of the two-seat loop's word shuffle); then the
+    /// cards of all the battles (`va`, `vb`: each stack's next 32 bytes, a prize and a card a
+    /// battle) laid in their orders by one byte shuffle, and each seat's winnings (seat 0 won
+    /// the battles in `w0`) packed by one compress and stored behind its stack (`to0`, `to1`).
+    ///
+    /// # Safety
+    /// 64 bytes from `to0` and from `to1` must lie inside their stretches, past every card
+    /// that is still to be played.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
+    #[allow(clippy::too_many_arguments)] // a block's cards, winners, destinations and draws
+    unsafe fn shuffled_prizes(
+        va: __m256i,
+        vb: __m256i,
+        w0: u32,
+        k: u32,
+        to0: *mut u8,
+        to1: *mut u8,
+        rng: &mut GameRng,
+        bits: &mut u64,
+    ) {
+        debug_assert!((1..=16).contains(&k));
+        let mut orders = [0u32; 16];
+        // The generator as a local copy for the block, written back once: its state can stay
+        // in registers rather than go through memory at every draw.
+        let mut g = rng.clone();
+        for order in orders.iter_mut().take(k as usize) {
+            *order = g.shuffle4_order(bits);
+        }
+        *rng = g;
+        // Lane `i`: battle `i`'s seat-0 prize and card, then seat 1's (bytes 0..4, as the word
+        // shuffle numbers them).
+        let quads = _mm512_or_si512(
+            _mm512_cvtepu16_epi32(va),
+            _mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(vb)),
+        );
+        // SAFETY: both arrays are sixteen 32-bit lanes.
+        let (orders, base) = unsafe {
+            (
+                _mm512_loadu_si512(orders.as_ptr().cast()),
+                _mm512_loadu_si512(QUAD_BASE.as_ptr().cast()),
+            )
+        };
+        let laid = _mm512_shuffle_epi8(quads, _mm512_add_epi32(orders, base));
+        let w1 = !w0 & ((1u32 << k) - 1);
+        // SAFETY: the caller's.
+        unsafe {
+            _mm512_storeu_si512(to0.cast(), _mm512_maskz_compress_epi32(w0 as u16, laid));
+            _mm512_storeu_si512(to1.cast(), _mm512_maskz_compress_epi32(w1 as u16, laid));
+        }
+    }
+
+    /// The lead changes in a block whose battles seat 0 won where `w0` says (of the battles in
+    /// `km`), seat 0's margin `2 t0 - total` being `before` at its start and moving by
+    /// `2 << S` a battle (`S`: 0 for a card against a card, 1 for a prize and a card); `lead`
+    /// is the last non-zero margin before it. The margins after every battle come at once from
+    /// prefix population counts of `w0`; where their sign flips from the last non-zero one
+    /// (a margin of 0 leads nobody) is [`flips`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
+    fn block_changes<const S: i32>(
+        w0: u32,
+        km: u32,
+        before: i64,
+        lead: i64,
+        upto: __m256i,
+        losses: __m256i,
+    ) -> u64 {
+        let won0 = _mm256_popcnt_epi16(_mm256_and_si256(_mm256_set1_epi16(w0 as u16 as i16), upto));
+        let steps = _mm256_sub_epi16(_mm256_slli_epi16::<2>(won0), losses);
+        let margin = _mm256_add_epi16(
+            _mm256_set1_epi16(before as i16),
+            _mm256_slli_epi16::<S>(steps),
+        );
+        let zero = _mm256_setzero_si256();
+        let pos = u32::from(_mm256_cmpgt_epi16_mask(margin, zero)) & km;
+        let neg = u32::from(_mm256_cmplt_epi16_mask(margin, zero)) & km;
+        u64::from((flips(pos, neg, before, lead) & km << 2).count_ones())
+    }
+
+    /// The last non-zero margin after a block of `k ≥ 1` battles (seat 1 won those in `w1`)
+    /// that left the margin at `after`: if that is 0, the one before it, a step the other way
+    /// (only its sign is ever read).
+    #[inline(always)]
+    fn lead_after(after: i64, w1: u32, k: u32) -> i64 {
+        if after != 0 {
+            after
+        } else if w1 >> (k - 1) & 1 != 0 {
+            2
+        } else {
+            -2
+        }
     }
 
     /// The two seats' stretches in the buffer, where the block loops address the cards.

@@ -21,7 +21,7 @@ use crate::cycle::Saves;
 use crate::deal::Deal;
 use crate::observe::{Observer, Quiet};
 use crate::record::{EndReason, GameRecord};
-use crate::rng::{GameRng, GameSeed};
+use crate::rng::{GameRng, GameSeed, VariantSeed};
 use crate::rules::Rules;
 use crate::seats::Seats;
 use crate::state::{Holdings, Scratch, State, Tally};
@@ -103,6 +103,9 @@ pub struct Engine {
     fresh: Vec<u8>,
     /// The two-seat loop that plays the last two seats of a table game, where one can.
     last_two: Option<LastTwo>,
+    /// The seed chain's links of the variant played last: a run plays many games of one
+    /// variant in a row, and the chain's first half is the same for all of them.
+    variant_seed: VariantSeed,
 }
 
 /// The end of a game of 3–4 players, once only two seats are left: a 2-player game under the
@@ -203,7 +206,15 @@ impl Engine {
             fresh,
             rules: rules.clone(),
             last_two: LastTwo::new(rules),
+            variant_seed: VariantSeed::new(0, 0),
         }
+    }
+
+    /// Game `id`'s generator ([`GameRng::new`]'s), with the chain's first half kept from the
+    /// last game when it was of the same variant.
+    fn rng_of(&mut self, id: GameSeed) -> GameRng {
+        self.variant_seed = self.variant_seed.for_game(id);
+        GameRng::of_game(self.variant_seed, id.game)
     }
 
     /// The loop that plays these rules when no observer watches.
@@ -264,7 +275,7 @@ impl Engine {
 
     /// Plays game `id` from a shuffled deal, showing every card to `obs`.
     pub fn play_observed<O: Observer>(&mut self, id: GameSeed, obs: &mut O) -> GameRecord {
-        let mut rng = GameRng::new(id);
+        let mut rng = self.rng_of(id);
         self.deck.copy_from_slice(&self.fresh);
         rng.shuffle(&mut self.deck);
         let np = self.rules.players;
@@ -309,7 +320,7 @@ impl Engine {
             self.rules.players,
             "deal checked against these rules"
         );
-        let mut rng = GameRng::new(id);
+        let mut rng = self.rng_of(id);
         self.st.clear();
         for (p, s) in deal.stacks.iter().enumerate() {
             self.st.stacks[p].extend(s);

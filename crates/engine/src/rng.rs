@@ -58,6 +58,35 @@ pub fn splitmix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed chain's links shared by every game of one variant: `b` of the module's comment,
+/// with the experiment seed and variant it was computed from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct VariantSeed {
+    seed: u64,
+    variant: u64,
+    b: u64,
+}
+
+impl VariantSeed {
+    pub(crate) fn new(seed: u64, variant: u64) -> VariantSeed {
+        VariantSeed {
+            seed,
+            variant,
+            b: splitmix64(splitmix64(seed) ^ variant),
+        }
+    }
+
+    /// This variant's links if they are `id`'s, else `id`'s own.
+    #[inline]
+    pub(crate) fn for_game(self, id: GameSeed) -> VariantSeed {
+        if self.seed == id.seed && self.variant == id.variant {
+            self
+        } else {
+            VariantSeed::new(id.seed, id.variant)
+        }
+    }
+}
+
 /// One game's random numbers: a `Pcg64Mcg` seeded from its [`GameSeed`], with the engine's own
 /// bounded draws, bits and shuffles (value-stable across dependency versions).
 #[derive(Clone)]
@@ -72,9 +101,15 @@ pub struct GameRng {
 impl GameRng {
     /// The generator of game `id`, seeded by the splitmix64 chain of the module's comment.
     pub fn new(id: GameSeed) -> GameRng {
-        let a = splitmix64(id.seed);
-        let b = splitmix64(a ^ id.variant);
-        let hi = splitmix64(b ^ id.game);
+        GameRng::of_game(VariantSeed::new(id.seed, id.variant), id.game)
+    }
+
+    /// The generator of game `game` of a variant whose chain's first two links are `v`: the
+    /// same generator as [`GameRng::new`], for a caller that plays many games of one variant
+    /// and keeps `v` (half of the chain's dependent multiplications).
+    #[inline]
+    pub(crate) fn of_game(v: VariantSeed, game: u64) -> GameRng {
+        let hi = splitmix64(v.b ^ game);
         let lo = splitmix64(hi ^ 0x9E37_79B9_7F4A_7C15);
         GameRng {
             pcg: Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo)),
@@ -182,6 +217,19 @@ impl GameRng {
         w
     }
 
+    /// The draws of [`shuffle_word`](Self::shuffle_word) of 4 cards, in its order, with the
+    /// bit from a buffer held outside ([`GameRng::take_bits`]): the order they pick, as
+    /// [`SHUFFLE4`]'s entry (byte `i`: the card that goes to place `i`). A caller that can
+    /// move bytes by a table (a byte shuffle instruction) applies it in one step instead of
+    /// the three swaps.
+    #[inline(always)]
+    pub(crate) fn shuffle4_order(&mut self, bits: &mut u64) -> u32 {
+        let j3 = self.below(4) as usize;
+        let j2 = self.below(3) as usize;
+        let coin = usize::from(self.bit_from(bits));
+        SHUFFLE4[(j3 * 3 + j2) * 2 + coin]
+    }
+
     /// [`shuffle`](Self::shuffle) of more than 5 cards. Four draws at a time come from two
     /// generator steps computed side by side (`state·M` and `state·M²`), so the 128-bit
     /// multiplications of consecutive steps do not wait for each other; the draws, and the
@@ -242,6 +290,30 @@ impl GameRng {
         swap_first_two_if(s, coin);
     }
 }
+
+/// The 24 orders of a 4-card Fisher–Yates shuffle by its draws: entry `(j3 * 3 + j2) * 2 +
+/// coin` (`j3` below 4, `j2` below 3, the last step's coin) holds in byte `i` the place the
+/// card at place `i` comes from, after the swaps `(3, j3)`, `(2, j2)` and `(0, 1)` if `coin`.
+pub(crate) static SHUFFLE4: [u32; 24] = {
+    let mut t = [0u32; 24];
+    let mut e = 0;
+    while e < 24 {
+        let (j3, j2, coin) = (e / 6, e / 2 % 3, e % 2);
+        let mut from = [0u8, 1, 2, 3];
+        let x = from[3];
+        from[3] = from[j3];
+        from[j3] = x;
+        let x = from[2];
+        from[2] = from[j2];
+        from[j2] = x;
+        if coin == 1 {
+            from = [from[1], from[0], from[2], from[3]];
+        }
+        t[e] = u32::from_le_bytes(from);
+        e += 1;
+    }
+    t
+};
 
 /// Fisher–Yates' last step: the first two cards swapped if `coin`, by a mask rather than a
 /// branch (the coin is a coin toss: a branch on it is mispredicted every other time).
@@ -405,6 +477,71 @@ mod tests {
             let half = (words[(draw / 2) as usize] >> (32 * (draw % 2))) as u32;
             assert!((u64::from(half) * bound) as u32 as u64 <= bound);
             same_as_reference(GameSeed::new(0, 0, g), &[52, 52, 10]);
+        }
+    }
+
+    /// The chain as the module's comment writes it, and the first half kept from one game to
+    /// the next of a variant (as `Engine` keeps it), give every game the same generator.
+    #[test]
+    fn kept_variant_links_give_the_documented_chain() {
+        let mut kept = VariantSeed::new(0, 0);
+        for (seed, variant) in [
+            (1, 0),
+            (1, 0),
+            (1, 7),
+            (2, 7),
+            (0, 0),
+            (u64::MAX, 3),
+            (1, 0),
+        ] {
+            for game in [0, 1, 99, u64::MAX] {
+                let id = GameSeed::new(seed, variant, game);
+                let a = splitmix64(seed);
+                let b = splitmix64(a ^ variant);
+                let hi = splitmix64(b ^ game);
+                let lo = splitmix64(hi ^ 0x9E37_79B9_7F4A_7C15);
+                let mut documented = Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo));
+                kept = kept.for_game(id);
+                let mut fast = GameRng::of_game(kept, game);
+                let mut plain = GameRng::new(id);
+                for _ in 0..3 {
+                    let x = documented.next_u64();
+                    assert_eq!(fast.next_u64(), x, "{id:?}");
+                    assert_eq!(plain.next_u64(), x, "{id:?}");
+                }
+            }
+        }
+    }
+
+    /// The 4-card order from the table is the 4-card word shuffle's, with the same draws left
+    /// behind, whatever half-word or bit is pending.
+    #[test]
+    fn table_order_of_four_equals_the_word_shuffle() {
+        for g in 0..5_000 {
+            let id = GameSeed::new(9, 1, g);
+            let (mut a, mut b) = (GameRng::new(id), GameRng::new(id));
+            for step in 0..40u64 {
+                if step % 5 == g % 5 {
+                    assert_eq!(a.below(13), b.below(13));
+                }
+                if step % 3 == g % 3 {
+                    assert_eq!(a.bit(), b.bit());
+                }
+                let w = 0x4433_2211u64.wrapping_mul(step + 1) & 0xFFFF_FFFF;
+                let expected = a.shuffle_word(w, 4);
+                let mut bits = b.take_bits();
+                let order = b.shuffle4_order(&mut bits).to_le_bytes();
+                b.put_bits(bits);
+                let got = u64::from_le_bytes(std::array::from_fn(|i| {
+                    if i < 4 {
+                        (w >> (8 * order[i])) as u8
+                    } else {
+                        0
+                    }
+                }));
+                assert_eq!(got, expected, "{id:?}, step {step}");
+            }
+            assert_eq!(a.next_u64(), b.next_u64());
         }
     }
 }
