@@ -16,7 +16,7 @@ pub struct BenchConfig {
     pub reps: usize,
     pub threads: usize,
     pub seed: u64,
-    /// Never the vector block loop: the two-seat loop plays the same games.
+    /// Never the vector block loop's code: the two-seat loop plays the same games.
     pub portable: bool,
 }
 
@@ -272,8 +272,8 @@ pub struct BenchArgs {
     /// Seed of the games played
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Never the vector block loop, even where this CPU has it: the two-seat loop plays
-    /// the same games
+    /// Never the vector block loop's code, even where this CPU has it: the two-seat loop
+    /// plays the same games, and the table loop its two-seat hand battles one by one
     #[arg(long)]
     portable: bool,
     /// Measure every rule shape of the engine side by side on one thread (ns/battle and
@@ -283,10 +283,12 @@ pub struct BenchArgs {
 }
 
 /// An engine for `rules`; with `portable`, kept off the vector block loop, for a table game's
-/// last two seats too: the two-seat loop plays the same games.
+/// last two seats too (the two-seat loop plays the same games), and off its vector blocks of
+/// two seats' hand battles.
 fn engine_for(rules: &Rules, portable: bool) -> Engine {
     let mut e = Engine::new(rules);
     if portable {
+        e.force_vectors(false);
         if e.hot_loop() == HotLoop::Block {
             e.force_loop(HotLoop::Duo);
         }

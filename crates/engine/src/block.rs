@@ -20,6 +20,11 @@
 //! stacks as above; under the other orders they are played one by one on the stretches (the
 //! winner's four cards in the pick-up order, one store).
 //!
+//! The table loop borrows the same idea for two seats' hand battles where both play a random
+//! card ([`random_hands`]): the slots a battle plays do not depend on the cards, so its draws
+//! are made in turn with the hands followed in a register, and the block's cards are then laid
+//! and packed behind the winners' stacks (on the table's rings) at once.
+//!
 //! The stacks are linear stretches, not rings: a store of 32 bytes behind a tail never wraps.
 //! They slide forward as they are played and move back to the front when a head passes
 //! [`SLIDE`]. A tie goes to the two-seat loops' [`war`](crate::duo::war), the general loop's.
@@ -114,6 +119,53 @@ pub(crate) fn run(
             (_, true) => x86::run_with::<3, true>(r, s, t, tally, rng),
         }
     }
+}
+
+/// Where a two-seat hand run of the table loop stands: each seat's stack (its ring's head and
+/// length), its hand (slot `i` in byte `i`), the last non-zero margin `l0 − l1` of the stacks
+/// (only its sign is read: seat 0 leads, seat 1, or nobody yet), and the lead changes.
+pub(crate) struct HandRun {
+    pub(crate) heads: [usize; 2],
+    pub(crate) lens: [usize; 2],
+    pub(crate) words: [u64; 2],
+    pub(crate) lead: i64,
+    pub(crate) changes: u64,
+}
+
+/// What a block of hand battles ended with: the battles played (a tie included), the face-up
+/// cards of a tie that ended it, and the battles seat 1 won (bit `i` for battle `i`).
+pub(crate) struct HandBlock {
+    pub(crate) played: usize,
+    pub(crate) tie: Option<[u8; 2]>,
+    pub(crate) won1: u32,
+}
+
+/// Up to `k` hand battles of two seats that both play a random card of a full hand of `hand`
+/// cards and refill its slot from the stack, on the rings of `cap` bytes at `base[0]` and
+/// `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking: the same
+/// battles, draws and counts as the table loop's [`pair_hands`](crate::table), until the
+/// first tie. Each battle's slots are drawn in turn (seat 0's, seat 1's, then the pick-up's
+/// bit), and the hands followed in a register; the winners' cards are then laid and packed
+/// behind their stacks, and the lead changes counted, for the whole block at once, as the
+/// one-card block does.
+///
+/// # Safety
+/// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
+/// `k` cards and its hand `hand ≤ 8` cards, `cap` is a power of two, and both rings lie in
+/// `buf`; the lead agrees with the stacks (the margin is 0 or of the lead's sign).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
+pub(crate) unsafe fn random_hands<const PICK: u8>(
+    buf: &mut [u8],
+    base: [usize; 2],
+    cap: usize,
+    hand: u32,
+    k: usize,
+    run: &mut HandRun,
+    rng: &mut GameRng,
+) -> HandBlock {
+    // SAFETY: the caller's.
+    unsafe { x86::random_hands::<PICK>(buf, base, cap, hand, k, run, rng) }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -560,6 +612,130 @@ mod x86 {
             *changes += duo::note(lead, *l0, total) >> 32;
         }
         *rng = g;
+    }
+
+    /// [`super::random_hands`].
+    ///
+    /// # Safety
+    /// As [`super::random_hands`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1")]
+    pub(super) unsafe fn random_hands<const PICK: u8>(
+        buf: &mut [u8],
+        base: [usize; 2],
+        cap: usize,
+        hand: u32,
+        k: usize,
+        run: &mut HandRun,
+        rng: &mut GameRng,
+    ) -> HandBlock {
+        let mask = cap - 1;
+        debug_assert!((1..=16).contains(&k) && cap.is_power_of_two() && (1..=8).contains(&hand));
+        debug_assert!(run.lens.iter().all(|&l| l >= k));
+        assert!(base.iter().all(|&b| b + cap <= buf.len()));
+        let [h0, h1] = run.heads;
+        let [mut w0, mut w1] = run.words;
+        let mut ups = [[0u8; 16]; 2];
+        let mut coins = 0u32;
+        let mut tie = None;
+        let mut done = 0;
+        // The generator as a local copy for the block, written back once.
+        let mut g = rng.clone();
+        while done < k {
+            // SAFETY: ring positions are below `cap`, and both rings lie in `buf` (asserted).
+            let (top0, top1) = unsafe {
+                (
+                    u64::from(*buf.get_unchecked(base[0] + ((h0 + done) & mask))),
+                    u64::from(*buf.get_unchecked(base[1] + ((h1 + done) & mask))),
+                )
+            };
+            // The policy's draw for each seat in turn, then the card in that slot is played
+            // and the slot refilled from the stack (`table::draw_up`).
+            let (slot0, slot1) = g.below_twice(hand);
+            let (at0, at1) = (8 * slot0, 8 * slot1);
+            let up0 = (w0 >> at0) as u8;
+            let up1 = (w1 >> at1) as u8;
+            w0 = w0 & !(0xFF << at0) | top0 << at0;
+            w1 = w1 & !(0xFF << at1) | top1 << at1;
+            if up0 == up1 {
+                tie = Some([up0, up1]);
+                break;
+            }
+            if PICK == pick::SHUFFLED {
+                // The 2-card shuffle's one draw: the pair goes down the other way round.
+                coins |= u32::from(g.bit()) << done;
+            }
+            ups[0][done] = up0;
+            ups[1][done] = up1;
+            done += 1;
+        }
+        *rng = g;
+        run.words = [w0, w1];
+        let mut won1 = 0;
+        if done > 0 {
+            let km = (1u32 << done) - 1;
+            // SAFETY: both arrays are sixteen bytes.
+            let (va, vb) = unsafe {
+                (
+                    _mm_loadu_si128(ups[0].as_ptr().cast()),
+                    _mm_loadu_si128(ups[1].as_ptr().cast()),
+                )
+            };
+            won1 = u32::from(_mm_cmpgt_epu8_mask(vb, va)) & km;
+            let won0 = !won1 & km;
+            // Under an ordered ranking the winner's card is the higher one.
+            let swap = match PICK {
+                pick::SHUFFLED => coins,
+                pick::SEAT => 0,
+                pick::WINNER | pick::DESC => won1,
+                _ => won0,
+            };
+            let a16 = _mm256_cvtepu8_epi16(va);
+            let b16 = _mm256_cvtepu8_epi16(vb);
+            let ab = _mm256_or_si256(a16, _mm256_slli_epi16::<8>(b16));
+            let ba = _mm256_or_si256(b16, _mm256_slli_epi16::<8>(a16));
+            let pairs = _mm256_mask_blend_epi16(swap as u16, ab, ba);
+            for (p, won) in [won0, won1].into_iter().enumerate() {
+                let packed = _mm256_maskz_compress_epi16(won as u16, pairs);
+                let (head, len) = (run.heads[p], run.lens[p]);
+                let at = (head + len) & mask;
+                if at + 32 <= cap && len + 32 <= cap {
+                    // SAFETY: `at + 32 ≤ cap`, inside the ring; the bytes past the winnings
+                    // land where no card lies (`len + 32 ≤ cap`).
+                    unsafe {
+                        _mm256_storeu_si256(buf.as_mut_ptr().add(base[p] + at).cast(), packed)
+                    };
+                } else {
+                    let mut cards = [0u8; 32];
+                    // SAFETY: 32 bytes.
+                    unsafe { _mm256_storeu_si256(cards.as_mut_ptr().cast(), packed) };
+                    let n = 2 * won.count_ones() as usize;
+                    for (i, &c) in cards[..n].iter().enumerate() {
+                        buf[base[p] + ((head + len + i) & mask)] = c;
+                    }
+                }
+            }
+            // SAFETY: both tables are sixteen 16-bit lanes.
+            let (upto, losses) = unsafe {
+                (
+                    _mm256_loadu_si256(UPTO.as_ptr().cast()),
+                    _mm256_loadu_si256(LOSSES.as_ptr().cast()),
+                )
+            };
+            let [l0, l1] = run.lens;
+            let before = l0 as i64 - l1 as i64;
+            run.changes += block_changes::<0>(won0, km, before, run.lead, upto, losses);
+            let won = won0.count_ones() as usize;
+            run.lens = [l0 + 2 * won - done, l1 + 2 * (done - won) - done];
+            run.lead = lead_after(run.lens[0] as i64 - run.lens[1] as i64, won1, done as u32);
+        }
+        let played = done + usize::from(tie.is_some());
+        if tie.is_some() {
+            // The tied battle's cards were played and the slots refilled.
+            run.lens = [run.lens[0] - 1, run.lens[1] - 1];
+        }
+        run.heads = [(h0 + played) & mask, (h1 + played) & mask];
+        HandBlock { played, tie, won1 }
     }
 
     /// Lane `i` of a 64-byte byte shuffle's control: where battle `i`'s four bytes start in its

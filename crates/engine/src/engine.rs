@@ -245,6 +245,17 @@ impl Engine {
         ok
     }
 
+    /// Lets the table loop play runs of two seats' hand battles with the block loop's vector
+    /// code where this CPU has it (`on`, the default), or never, so that tests and benchmarks
+    /// can compare both ways. The games are the same.
+    #[doc(hidden)]
+    pub fn force_vectors(&mut self, on: bool) {
+        self.seats.use_vectors(on);
+        if let Some(last) = self.last_two.as_mut() {
+            last.seats.use_vectors(on);
+        }
+    }
+
     /// Games whose last two seats went to a two-seat loop since this engine was made.
     #[doc(hidden)]
     pub fn last_two_games(&self) -> u64 {

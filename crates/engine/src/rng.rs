@@ -176,6 +176,32 @@ impl GameRng {
         (m >> 32) as u32
     }
 
+    /// Two draws [`below(n)`](Self::below) in a row, exactly as two calls make them, from one
+    /// generator step (two calls use one step between them, whichever half is pending): a
+    /// loop that draws twice a battle skips the second call's check for a pending half, and
+    /// both draws' rejection tests are one. A draw that may be rejected sends both to
+    /// `below`, from where they started.
+    #[inline(always)]
+    pub(crate) fn below_twice(&mut self, n: u32) -> (u32, u32) {
+        debug_assert!(n >= 1);
+        let start = (self.pcg.clone(), self.half, self.has_half);
+        let x = self.pcg.next_u64();
+        let (a, b) = if self.has_half {
+            (self.half, x as u32)
+        } else {
+            (x as u32, (x >> 32) as u32)
+        };
+        self.half = (x >> 32) as u32;
+        let (ma, mb) = (u64::from(a) * u64::from(n), u64::from(b) * u64::from(n));
+        // A low half below `n` may mean a rejection (below the exact threshold `2^32 mod n`).
+        if (ma as u32) < n || (mb as u32) < n {
+            (self.pcg, self.half, self.has_half) = start;
+            let first = self.below(n);
+            return (first, self.below(n));
+        }
+        ((ma >> 32) as u32, (mb >> 32) as u32)
+    }
+
     /// Fisher–Yates as the module documentation describes it. A pot of a few cards (a battle
     /// of 3–4 players) is shuffled in line, one draw at a time; the draws are the same either
     /// way.
@@ -540,6 +566,37 @@ mod tests {
                     }
                 }));
                 assert_eq!(got, expected, "{id:?}, step {step}");
+            }
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
+    }
+
+    /// Two draws at once are two draws in turn, whatever half is pending, rejections
+    /// included (large bounds reject often).
+    #[test]
+    fn two_draws_at_once_are_two_in_turn() {
+        for g in 0..3_000 {
+            let id = GameSeed::new(4, 4, g);
+            let (mut a, mut b) = (GameRng::new(id), GameRng::new(id));
+            for step in 0..30u32 {
+                let n = match (g + u64::from(step)) % 4 {
+                    0 => 1 + step % 8,
+                    1 => 3,
+                    2 => (1 << 31) + 1 + step,
+                    _ => u32::MAX - step,
+                };
+                if step % 3 == (g % 3) as u32 {
+                    assert_eq!(a.below(7), b.below(7));
+                }
+                let first = a.below(n);
+                assert_eq!(
+                    b.below_twice(n),
+                    (first, a.below(n)),
+                    "{id:?}, step {step}, n {n}"
+                );
+                if step % 4 == 1 {
+                    assert_eq!(a.bit(), b.bit());
+                }
             }
             assert_eq!(a.next_u64(), b.next_u64());
         }

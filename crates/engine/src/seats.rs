@@ -46,6 +46,10 @@ pub(crate) struct Seats {
     /// Whether this CPU deals two seats by permutation ([`split::deal_two`]): asked once here
     /// rather than at every deal.
     permutes: bool,
+    /// Whether the table loop's two-seat hand runs may use the block loop's vector code
+    /// ([`crate::block::random_hands`]): the CPU has it, unless a test or `bench --portable`
+    /// turned it off.
+    vectors: bool,
     /// Won piles shuffled into a stack since the game was dealt or loaded (not part of the
     /// state).
     shuffles: u64,
@@ -77,8 +81,20 @@ impl Seats {
             permutes: split::available(),
             #[cfg(not(target_arch = "x86_64"))]
             permutes: false,
+            vectors: crate::block::available(),
             shuffles: 0,
         }
+    }
+
+    /// Whether the table loop's two-seat hand runs use the block loop's vector code.
+    pub(crate) fn vectors(&self) -> bool {
+        self.vectors
+    }
+
+    /// Lets the table loop's two-seat hand runs use the block loop's vector code where this
+    /// CPU has it (`on`), or never.
+    pub(crate) fn use_vectors(&mut self, on: bool) {
+        self.vectors = on && crate::block::available();
     }
 
     pub fn cap(&self) -> usize {

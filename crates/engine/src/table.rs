@@ -767,7 +767,11 @@ mod policy {
 /// (both seats', or `MIXED`), the pick-up order `PICK` and whether the ranking is `ORDERED`
 /// compiled in. The general run spends most of a hand battle moving its state between
 /// registers and the stack (its loops over the lanes and the policy chosen per card); two
-/// hands, two heads and the generator fit in registers.
+/// hands, two heads and the generator fit in registers. Where both seats play a random card
+/// under an ordered ranking and no ending counts cards, blocks of up to 16 battles go to the
+/// block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512 (while the
+/// leader agrees with the stacks: a seat out of the game, or none yet, is first replaced by a
+/// battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
@@ -783,6 +787,10 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         !shape.cycles,
         "hands on the ring only without loop detection"
     );
+    // Random hands under an ordered ranking, with no ending that counts cards: blocks of
+    // battles with the block loop's vector code, where the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    let blocks = POLICY == policy::RANDOM && ORDERED && !shape.counted && s.vectors();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
     let buf = &mut s.buf_mut()[..];
@@ -812,6 +820,75 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     let stop = loop {
+        #[cfg(target_arch = "x86_64")]
+        if blocks {
+            let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
+            let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
+            // The block counts lead changes from the sign of the stacks' margin, which must
+            // agree with the leader (a seat out of the game, or none while the stacks differ,
+            // leads only until the next battle).
+            let lead = if leader == seat_bytes as u8 {
+                1
+            } else if leader == (seat_bytes >> 8) as u8 {
+                -1
+            } else if leader == NONE && l0 == l1 {
+                0
+            } else {
+                2
+            };
+            let agrees = lead != 2 && (l0 == l1 || (l0 > l1) == (lead > 0) && lead != 0);
+            if k >= 2 && agrees {
+                let mut hr = crate::block::HandRun {
+                    heads: [heads as usize & mask, (heads >> 16) as usize & mask],
+                    lens: [l0, l1],
+                    words,
+                    lead,
+                    changes,
+                };
+                // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
+                // stacks hold `k` cards; `cap` is a power of two and both stretches lie in
+                // the buffer (asserted); hands of `hand ≤ 8` cards; the lead agrees.
+                let b = unsafe {
+                    crate::block::random_hands::<PICK>(
+                        buf,
+                        base,
+                        cap,
+                        hand as u32,
+                        k,
+                        &mut hr,
+                        &mut g,
+                    )
+                };
+                heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
+                lens = hr.lens[0] as u64 | (hr.lens[1] as u64) << 16;
+                words = hr.words;
+                changes = hr.changes;
+                leader = match hr.lead.signum() {
+                    1 => seat_bytes as u8,
+                    -1 => (seat_bytes >> 8) as u8,
+                    _ => leader,
+                };
+                battles += b.played as u64;
+                if let Some([up0, up1]) = b.tie {
+                    let mut up = [0u8; MAX_PLAYERS];
+                    up[seat[0]] = up0;
+                    up[seat[1]] = up1;
+                    break Stop::Tie {
+                        tied: 1 << seat[0] | 1 << seat[1],
+                        prize: [0; MAX_PLAYERS],
+                        up,
+                    };
+                }
+                if hr.lens[0] == 0 || hr.lens[1] == 0 {
+                    let w = (b.won1 >> (b.played - 1)) as usize & 1;
+                    break Stop::Check(seat[w]);
+                }
+                if battles >= shape.cap {
+                    break Stop::Look;
+                }
+                continue;
+            }
+        }
         battles += 1;
         let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
         // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).

@@ -225,16 +225,23 @@ fn every_loop_agrees(rules: &Rules, games: &[GameSeed]) -> Result<Vec<HotLoop>, 
         }
         prop_assert_eq!(engine.hot_loop(), hot);
         compared.push(hot);
-        for (id, want) in games.iter().zip(&general) {
-            prop_assert_eq!(
-                &engine.play(*id),
-                want,
-                "{} loop, {:?}, rules {}",
-                hot,
-                id,
-                rules
-            );
+        // The table loop both with its vector blocks of hand battles (where the CPU has them)
+        // and without.
+        for vectors in [true, false] {
+            engine.force_vectors(vectors);
+            for (id, want) in games.iter().zip(&general) {
+                prop_assert_eq!(
+                    &engine.play(*id),
+                    want,
+                    "{} loop (vectors {}), {:?}, rules {}",
+                    hot,
+                    vectors,
+                    id,
+                    rules
+                );
+            }
         }
+        engine.force_vectors(true);
     }
     Ok(compared)
 }
