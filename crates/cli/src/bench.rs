@@ -434,5 +434,12 @@ mod tests {
         let e = engine_for(&three, true);
         assert_eq!(e.hot_loop(), HotLoop::Table);
         assert_eq!(e.last_two_loop(), Some(HotLoop::Duo));
+        // Nor the table loop's vector blocks of hand battles.
+        let hands = Rules::from_pairs([("hand", "3")]).unwrap();
+        let mut e = engine_for(&hands, true);
+        for g in 0..20 {
+            e.play(GameSeed::new(1, 0, g));
+        }
+        assert_eq!(e.hand_blocks(), 0);
     }
 }

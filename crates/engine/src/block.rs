@@ -25,12 +25,12 @@
 //! are made in turn with the hands followed in a register, and the block's cards are then laid
 //! and packed behind the winners' stacks (on the table's rings) at once.
 //!
-//! The stacks are linear stretches, not rings: a store of 32 bytes behind a tail never wraps.
-//! They slide forward as they are played and move back to the front when a head passes
+//! The stacks are linear stretches, not rings: a store of up to 64 bytes behind a tail never
+//! wraps. They slide forward as they are played and move back to the front when a head passes
 //! [`SLIDE`]. A tie goes to the two-seat loops' [`war`](crate::duo::war), the general loop's.
-//! Random bits are taken from the same buffer in the same order as one `bit()` per battle, so
-//! every game, record and draw is identical to the general loop's (a property test compares
-//! the three loops game for game).
+//! Every draw is made in the same order as battle by battle (the pick-up bits of a block taken
+//! from the same buffer as one `bit()` per battle), so every game, record and draw is
+//! identical to the general loop's (a property test compares the loops game for game).
 
 use crate::duo::{self, War};
 use crate::record::{EndReason, GameRecord};
@@ -124,6 +124,7 @@ pub(crate) fn run(
 /// Where a two-seat hand run of the table loop stands: each seat's stack (its ring's head and
 /// length), its hand (slot `i` in byte `i`), the last non-zero margin `l0 − l1` of the stacks
 /// (only its sign is read: seat 0 leads, seat 1, or nobody yet), and the lead changes.
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct HandRun {
     pub(crate) heads: [usize; 2],
     pub(crate) lens: [usize; 2],
@@ -134,6 +135,7 @@ pub(crate) struct HandRun {
 
 /// What a block of hand battles ended with: the battles played (a tie included), the face-up
 /// cards of a tie that ended it, and the battles seat 1 won (bit `i` for battle `i`).
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct HandBlock {
     pub(crate) played: usize,
     pub(crate) tie: Option<[u8; 2]>,
@@ -167,6 +169,10 @@ pub(crate) unsafe fn random_hands<const PICK: u8>(
     // SAFETY: the caller's.
     unsafe { x86::random_hands::<PICK>(buf, base, cap, hand, k, run, rng) }
 }
+
+// The stretches hold a stack slid up to `SLIDE`, every card of the deck, and the widest store
+// past a tail (the prize block's 64 bytes).
+const _: () = assert!(SLIDE + SMALL_DECK + 64 <= SMALL_CAP);
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -651,7 +657,7 @@ mod x86 {
             };
             // The policy's draw for each seat in turn, then the card in that slot is played
             // and the slot refilled from the stack (`table::draw_up`).
-            let (slot0, slot1) = g.below_twice(hand);
+            let (slot0, slot1) = g.below_pair(hand, hand);
             let (at0, at1) = (8 * slot0, 8 * slot1);
             let up0 = (w0 >> at0) as u8;
             let up1 = (w1 >> at1) as u8;
@@ -886,9 +892,9 @@ mod x86 {
 
     /// The battles of a block where the lead changed, as bits `2..` (battle `i` at bit
     /// `i + 2`), from the signs of the margins after each (`pos`, `neg`), the margin before
-    /// the block and the last non-zero margin before it (`lead`). The margin moves by 2 a
-    /// battle, so a sign flips either directly (odd totals) or through one 0, after which the
-    /// sign before the 0 counts.
+    /// the block and the last non-zero margin before it (`lead`). The margin moves by 2 (or
+    /// 4, with a prize) a battle, never by 0, so a sign flips either directly or through one
+    /// 0, after which the sign before the 0 counts.
     #[inline(always)]
     fn flips(pos: u32, neg: u32, before: i64, lead: i64) -> u32 {
         let p = pos << 2 | u32::from(before > 0) << 1 | u32::from(lead > 0);

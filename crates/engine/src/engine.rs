@@ -250,10 +250,15 @@ impl Engine {
     /// can compare both ways. The games are the same.
     #[doc(hidden)]
     pub fn force_vectors(&mut self, on: bool) {
+        // (The last two seats of a table game play in a two-seat loop, without hands.)
         self.seats.use_vectors(on);
-        if let Some(last) = self.last_two.as_mut() {
-            last.seats.use_vectors(on);
-        }
+    }
+
+    /// Blocks of two seats' hand battles the table loop played with the block loop's vector
+    /// code since this engine was made (tests and `bench --portable` check the switch above).
+    #[doc(hidden)]
+    pub fn hand_blocks(&self) -> u64 {
+        self.seats.hand_blocks()
     }
 
     /// Games whose last two seats went to a two-seat loop since this engine was made.

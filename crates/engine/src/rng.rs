@@ -176,14 +176,15 @@ impl GameRng {
         (m >> 32) as u32
     }
 
-    /// Two draws [`below(n)`](Self::below) in a row, exactly as two calls make them, from one
-    /// generator step (two calls use one step between them, whichever half is pending): a
-    /// loop that draws twice a battle skips the second call's check for a pending half, and
-    /// both draws' rejection tests are one. A draw that may be rejected sends both to
-    /// `below`, from where they started.
+    /// Two draws in a row, [`below(n1)`](Self::below) then `below(n2)`, exactly as two calls
+    /// make them, from one generator step (two calls use one step between them, whichever
+    /// half is pending): a loop that draws twice skips the second call's check for a pending
+    /// half, and both draws' rejection tests are one. A draw that may be rejected sends both
+    /// to `below`, from where they started.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
-    pub(crate) fn below_twice(&mut self, n: u32) -> (u32, u32) {
-        debug_assert!(n >= 1);
+    pub(crate) fn below_pair(&mut self, n1: u32, n2: u32) -> (u32, u32) {
+        debug_assert!(n1 >= 1 && n2 >= 1);
         let start = (self.pcg.clone(), self.half, self.has_half);
         let x = self.pcg.next_u64();
         let (a, b) = if self.has_half {
@@ -192,12 +193,13 @@ impl GameRng {
             (x as u32, (x >> 32) as u32)
         };
         self.half = (x >> 32) as u32;
-        let (ma, mb) = (u64::from(a) * u64::from(n), u64::from(b) * u64::from(n));
-        // A low half below `n` may mean a rejection (below the exact threshold `2^32 mod n`).
-        if (ma as u32) < n || (mb as u32) < n {
+        let (ma, mb) = (u64::from(a) * u64::from(n1), u64::from(b) * u64::from(n2));
+        // A low half below its bound may mean a rejection (below the exact threshold
+        // `2^32 mod n`).
+        if (ma as u32) < n1 || (mb as u32) < n2 {
             (self.pcg, self.half, self.has_half) = start;
-            let first = self.below(n);
-            return (first, self.below(n));
+            let first = self.below(n1);
+            return (first, self.below(n2));
         }
         ((ma >> 32) as u32, (mb >> 32) as u32)
     }
@@ -248,6 +250,7 @@ impl GameRng {
     /// [`SHUFFLE4`]'s entry (byte `i`: the card that goes to place `i`). A caller that can
     /// move bytes by a table (a byte shuffle instruction) applies it in one step instead of
     /// the three swaps.
+    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     pub(crate) fn shuffle4_order(&mut self, bits: &mut u64) -> u32 {
         let j3 = self.below(4) as usize;
@@ -320,6 +323,7 @@ impl GameRng {
 /// The 24 orders of a 4-card Fisher–Yates shuffle by its draws: entry `(j3 * 3 + j2) * 2 +
 /// coin` (`j3` below 4, `j2` below 3, the last step's coin) holds in byte `i` the place the
 /// card at place `i` comes from, after the swaps `(3, j3)`, `(2, j2)` and `(0, 1)` if `coin`.
+#[cfg(any(target_arch = "x86_64", test))]
 pub(crate) static SHUFFLE4: [u32; 24] = {
     let mut t = [0u32; 24];
     let mut e = 0;
@@ -588,11 +592,13 @@ mod tests {
                 if step % 3 == (g % 3) as u32 {
                     assert_eq!(a.below(7), b.below(7));
                 }
+                // A second bound of its own (equal to the first every other step).
+                let m = if step % 2 == 0 { n } else { (n / 2).max(1) };
                 let first = a.below(n);
                 assert_eq!(
-                    b.below_twice(n),
-                    (first, a.below(n)),
-                    "{id:?}, step {step}, n {n}"
+                    b.below_pair(n, m),
+                    (first, a.below(m)),
+                    "{id:?}, step {step}, bounds {n} and {m}"
                 );
                 if step % 4 == 1 {
                     assert_eq!(a.bit(), b.bit());

@@ -18,7 +18,7 @@ use crate::state::{Holdings, MAX_HAND, MAX_PLAYERS, State};
 /// Decks of up to this many cards get the fixed stretch [`SMALL_CAP`].
 pub(crate) const SMALL_DECK: usize = 256;
 /// The stretch of each seat for small decks: room for a stack of [`SMALL_DECK`] cards that the
-/// block loop lets slide forward up to [`SLIDE`], plus a 32-byte store past its tail.
+/// block loop lets slide forward up to [`SLIDE`], plus a 64-byte store past its tail.
 pub(crate) const SMALL_CAP: usize = 2048;
 /// The block loop moves a stack back to the start of its stretch once its head reaches this.
 pub(crate) const SLIDE: usize = 1024;
@@ -49,7 +49,11 @@ pub(crate) struct Seats {
     /// Whether the table loop's two-seat hand runs may use the block loop's vector code
     /// ([`crate::block::random_hands`]): the CPU has it, unless a test or `bench --portable`
     /// turned it off.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     vectors: bool,
+    /// Blocks of hand battles played with that code since these seats were made (a check
+    /// for the tests that the vector path runs).
+    hand_blocks: u64,
     /// Won piles shuffled into a stack since the game was dealt or loaded (not part of the
     /// state).
     shuffles: u64,
@@ -82,13 +86,26 @@ impl Seats {
             #[cfg(not(target_arch = "x86_64"))]
             permutes: false,
             vectors: crate::block::available(),
+            hand_blocks: 0,
             shuffles: 0,
         }
     }
 
     /// Whether the table loop's two-seat hand runs use the block loop's vector code.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn vectors(&self) -> bool {
         self.vectors
+    }
+
+    /// Blocks of hand battles played with the vector code: [`Seats::vectors`]' count.
+    pub(crate) fn hand_blocks(&self) -> u64 {
+        self.hand_blocks
+    }
+
+    /// Counts `n` more blocks of hand battles played with the vector code.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn count_hand_blocks(&mut self, n: u64) {
+        self.hand_blocks += n;
     }
 
     /// Lets the table loop's two-seat hand runs use the block loop's vector code where this

@@ -769,9 +769,9 @@ mod policy {
 /// registers and the stack (its loops over the lanes and the policy chosen per card); two
 /// hands, two heads and the generator fit in registers. Where both seats play a random card
 /// under an ordered ranking and no ending counts cards, blocks of up to 16 battles go to the
-/// block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512 (while the
-/// leader agrees with the stacks: a seat out of the game, or none yet, is first replaced by a
-/// battle here).
+/// block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the
+/// leader agrees with the stacks (a leader that is out of the game, or no leader while the
+/// stacks differ, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
@@ -789,6 +789,8 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
     );
     // Random hands under an ordered ranking, with no ending that counts cards: blocks of
     // battles with the block loop's vector code, where the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
     let blocks = POLICY == policy::RANDOM && ORDERED && !shape.counted && s.vectors();
     let cap = s.cap();
@@ -846,8 +848,9 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
                     changes,
                 };
                 // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
-                // stacks hold `k` cards; `cap` is a power of two and both stretches lie in
-                // the buffer (asserted); hands of `hand ≤ 8` cards; the lead agrees.
+                // stacks hold `k` cards; `cap` is a power of two (the seats' stretches are)
+                // and both stretches lie in the buffer (asserted); hands of `hand ≤ 8` cards;
+                // the lead agrees.
                 let b = unsafe {
                     crate::block::random_hands::<PICK>(
                         buf,
@@ -869,6 +872,7 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
                     _ => leader,
                 };
                 battles += b.played as u64;
+                vector_blocks += 1;
                 if let Some([up0, up1]) = b.tie {
                     let mut up = [0u8; MAX_PLAYERS];
                     up[seat[0]] = up0;
@@ -941,6 +945,8 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
             break Stop::Look;
         }
     };
+    #[cfg(target_arch = "x86_64")]
+    s.count_hand_blocks(vector_blocks);
     hands[..2].copy_from_slice(&words);
     *rng_out = g;
     run.heads = heads;

@@ -227,7 +227,12 @@ fn every_loop_agrees(rules: &Rules, games: &[GameSeed]) -> Result<Vec<HotLoop>, 
         compared.push(hot);
         // The table loop both with its vector blocks of hand battles (where the CPU has them)
         // and without.
-        for vectors in [true, false] {
+        let switches: &[bool] = if hot == HotLoop::Table {
+            &[true, false]
+        } else {
+            &[true]
+        };
+        for &vectors in switches {
             engine.force_vectors(vectors);
             for (id, want) in games.iter().zip(&general) {
                 prop_assert_eq!(
@@ -544,6 +549,12 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             for extra in [
                 ("pickup", "shuffled"),
                 ("pickup", "rank-asc"),
+                ("pickup", "seat"),
+                ("pickup", "winner-first"),
+                ("pickup", "loser-first"),
+                ("pickup", "rank-desc"),
+                ("pickup", "played"),
+                ("decks", "8"),
                 ("short_war", "lose"),
                 ("ranking", "peasant"),
                 ("target_cards", "30"),
@@ -584,6 +595,27 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         }
     }
     eprintln!("hand rule sets compared: {compared}; games looped {looped}, capped {capped}");
+    // Where the CPU has the block loop's vector code, the table loop's random hands of two
+    // seats used it (the comparisons above ran it, or only the battle-by-battle loop).
+    let classic = Rules::from_pairs([("players", "2")]).unwrap();
+    let vectors = Engine::new(&classic).force_loop(HotLoop::Block);
+    let random = Rules::from_pairs([("hand", "3")]).unwrap();
+    let mut engine = Engine::new(&random);
+    for g in 0..20 {
+        engine.play(GameSeed::new(5, 2, g));
+    }
+    assert_eq!(
+        engine.hand_blocks() > 0,
+        vectors,
+        "{}",
+        engine.hand_blocks()
+    );
+    engine.force_vectors(false);
+    let before = engine.hand_blocks();
+    for g in 0..20 {
+        engine.play(GameSeed::new(5, 2, g));
+    }
+    assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 200, "{compared}");
     assert!(
         looped >= 10 && capped >= 10,
