@@ -142,33 +142,8 @@ pub(crate) struct HandBlock {
     pub(crate) won1: u32,
 }
 
-/// Up to `k` hand battles of two seats that both play a random card of a full hand of `hand`
-/// cards and refill its slot from the stack, on the rings of `cap` bytes at `base[0]` and
-/// `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking: the same
-/// battles, draws and counts as the table loop's [`pair_hands`](crate::table), until the
-/// first tie. Each battle's slots are drawn in turn (seat 0's, seat 1's, then the pick-up's
-/// bit), and the hands followed in a register; the winners' cards are then laid and packed
-/// behind their stacks, and the lead changes counted, for the whole block at once, as the
-/// one-card block does.
-///
-/// # Safety
-/// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
-/// `k` cards and its hand `hand ≤ 8` cards, `cap` is a power of two, and both rings lie in
-/// `buf`; the lead agrees with the stacks (the margin is 0 or of the lead's sign).
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
-pub(crate) unsafe fn random_hands<const PICK: u8>(
-    buf: &mut [u8],
-    base: [usize; 2],
-    cap: usize,
-    hand: u32,
-    k: usize,
-    run: &mut HandRun,
-    rng: &mut GameRng,
-) -> HandBlock {
-    // SAFETY: the caller's.
-    unsafe { x86::random_hands::<PICK>(buf, base, cap, hand, k, run, rng) }
-}
+pub(crate) use x86::random_hands;
 
 // The stretches hold a stack slid up to `SLIDE`, every card of the deck, and the widest store
 // past a tail (the prize block's 64 bytes).
@@ -620,13 +595,23 @@ mod x86 {
         *rng = g;
     }
 
-    /// [`super::random_hands`].
+    /// Up to `k` hand battles of two seats that both play a random card of a full hand of `hand`
+    /// cards and refill its slot from the stack, on the rings of `cap` bytes at `base[0]` and
+    /// `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking: the same
+    /// battles, draws and counts as the table loop's [`pair_hands`](crate::table), until the
+    /// first tie. Each battle's slots are drawn in turn (seat 0's, seat 1's, then the pick-up's
+    /// bit), and the hands followed in a register; the winners' cards are then laid and packed
+    /// behind their stacks, and the lead changes counted, for the whole block at once, as the
+    /// one-card block does.
     ///
     /// # Safety
-    /// As [`super::random_hands`].
+    /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
+    /// `k` cards and its hand `hand ≤ 8` cards, `cap` is a power of two, and both rings lie in
+    /// `buf`; the lead agrees with the stacks (the margin is 0 or of the lead's sign).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn random_hands<const PICK: u8>(
+    #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
+    pub(crate) unsafe fn random_hands<const PICK: u8>(
         buf: &mut [u8],
         base: [usize; 2],
         cap: usize,
