@@ -304,11 +304,7 @@ mod x86 {
                     2 => w1,
                     _ => w0,
                 };
-                let a16 = _mm256_cvtepu8_epi16(va);
-                let b16 = _mm256_cvtepu8_epi16(vb);
-                let ab = _mm256_or_si256(a16, _mm256_slli_epi16::<8>(b16));
-                let ba = _mm256_or_si256(b16, _mm256_slli_epi16::<8>(a16));
-                let pairs = _mm256_mask_blend_epi16(swap as u16, ab, ba);
+                let pairs = laid_pairs(va, vb, swap);
                 // SAFETY: a tail (behind the stack and the won pile) is below `SLIDE +
                 // SMALL_DECK`, and 32 bytes past it still lie inside the stretch; bytes past
                 // the new tail are not cards.
@@ -681,11 +677,7 @@ mod x86 {
                 pick::WINNER | pick::DESC => won1,
                 _ => won0,
             };
-            let a16 = _mm256_cvtepu8_epi16(va);
-            let b16 = _mm256_cvtepu8_epi16(vb);
-            let ab = _mm256_or_si256(a16, _mm256_slli_epi16::<8>(b16));
-            let ba = _mm256_or_si256(b16, _mm256_slli_epi16::<8>(a16));
-            let pairs = _mm256_mask_blend_epi16(swap as u16, ab, ba);
+            let pairs = laid_pairs(va, vb, swap);
             for (p, won) in [won0, won1].into_iter().enumerate() {
                 let packed = _mm256_maskz_compress_epi16(won as u16, pairs);
                 let (head, len) = (run.heads[p], run.lens[p]);
@@ -727,6 +719,17 @@ mod x86 {
         }
         run.heads = [(h0 + played) & mask, (h1 + played) & mask];
         HandBlock { played, tie, won1 }
+    }
+
+    /// Battle `i`'s two cards (seat 0's in byte `i` of `va`, seat 1's of `vb`) as 16-bit lane
+    /// `i`, in the order they go down: seat 0's first, unless bit `i` of `swap` is set.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+    fn laid_pairs(va: __m128i, vb: __m128i, swap: u32) -> __m256i {
+        let a16 = _mm256_cvtepu8_epi16(va);
+        let b16 = _mm256_cvtepu8_epi16(vb);
+        let ab = _mm256_or_si256(a16, _mm256_slli_epi16::<8>(b16));
+        let ba = _mm256_or_si256(b16, _mm256_slli_epi16::<8>(a16));
+        _mm256_mask_blend_epi16(swap as u16, ab, ba)
     }
 
     /// Lane `i` of a 64-byte byte shuffle's control: where battle `i`'s four bytes start in its
