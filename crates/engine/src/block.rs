@@ -213,13 +213,6 @@ mod x86 {
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
-        // SAFETY: both tables are sixteen 16-bit lanes.
-        let (upto, losses) = unsafe {
-            (
-                _mm256_loadu_si256(UPTO.as_ptr().cast()),
-                _mm256_loadu_si256(LOSSES.as_ptr().cast()),
-            )
-        };
         let end = loop {
             if (h0 | h1) >= SLIDE {
                 // SAFETY: each seat's cards lie at `h..h + l + m` of its stretch; `copy`
@@ -319,7 +312,7 @@ mod x86 {
                     );
                 }
                 let before = 2 * held(l0, m0) as i64 - total as i64;
-                changes += block_changes::<0>(w0, km, before, lead, upto, losses);
+                changes += block_changes::<0>(w0, km, before, lead);
                 let won = w0.count_ones() as usize;
                 let k = k as usize;
                 (h0, h1) = (h0 + k, h1 + k);
@@ -409,13 +402,6 @@ mod x86 {
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
-        // SAFETY: both tables are sixteen 16-bit lanes.
-        let (upto, losses) = unsafe {
-            (
-                _mm256_loadu_si256(UPTO.as_ptr().cast()),
-                _mm256_loadu_si256(LOSSES.as_ptr().cast()),
-            )
-        };
         let end = loop {
             let l1 = total - l0;
             if (h0 | h1) >= SLIDE {
@@ -483,7 +469,7 @@ mod x86 {
                             &mut bits,
                         )
                     };
-                    changes += block_changes::<1>(w0, km, before, lead, upto, losses);
+                    changes += block_changes::<1>(w0, km, before, lead);
                     l0 = l0 + 4 * won - 2 * k as usize;
                     lead = lead_after(2 * l0 as i64 - total as i64, higher1 & km, k);
                 }
@@ -698,16 +684,9 @@ mod x86 {
                     }
                 }
             }
-            // SAFETY: both tables are sixteen 16-bit lanes.
-            let (upto, losses) = unsafe {
-                (
-                    _mm256_loadu_si256(UPTO.as_ptr().cast()),
-                    _mm256_loadu_si256(LOSSES.as_ptr().cast()),
-                )
-            };
             let [l0, l1] = run.lens;
             let before = l0 as i64 - l1 as i64;
-            run.changes += block_changes::<0>(won0, km, before, run.lead, upto, losses);
+            run.changes += block_changes::<0>(won0, km, before, run.lead);
             let won = won0.count_ones() as usize;
             run.lens = [l0 + 2 * won - done, l1 + 2 * (done - won) - done];
             run.lead = lead_after(run.lens[0] as i64 - run.lens[1] as i64, won1, done as u32);
@@ -804,14 +783,14 @@ mod x86 {
     /// prefix population counts of `w0`; where their sign flips from the last non-zero one
     /// (a margin of 0 leads nobody) is [`flips`].
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
-    fn block_changes<const S: i32>(
-        w0: u32,
-        km: u32,
-        before: i64,
-        lead: i64,
-        upto: __m256i,
-        losses: __m256i,
-    ) -> u64 {
+    fn block_changes<const S: i32>(w0: u32, km: u32, before: i64, lead: i64) -> u64 {
+        // SAFETY: both tables are sixteen 16-bit lanes.
+        let (upto, losses) = unsafe {
+            (
+                _mm256_loadu_si256(UPTO.as_ptr().cast()),
+                _mm256_loadu_si256(LOSSES.as_ptr().cast()),
+            )
+        };
         let won0 = _mm256_popcnt_epi16(_mm256_and_si256(_mm256_set1_epi16(w0 as u16 as i16), upto));
         let steps = _mm256_sub_epi16(_mm256_slli_epi16::<2>(won0), losses);
         let margin = _mm256_add_epi16(

@@ -830,16 +830,18 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
             // agree with the leader (a seat out of the game, or none while the stacks differ,
             // leads only until the next battle).
             let lead = if leader == seat_bytes as u8 {
-                1
+                Some(1)
             } else if leader == (seat_bytes >> 8) as u8 {
-                -1
-            } else if leader == NONE && l0 == l1 {
-                0
+                Some(-1)
+            } else if leader == NONE {
+                Some(0)
             } else {
-                2
+                None
             };
-            let agrees = lead != 2 && (l0 == l1 || (l0 > l1) == (lead > 0) && lead != 0);
-            if k >= 2 && agrees {
+            let agreed = lead.filter(|&lead| l0 == l1 || lead != 0 && (l0 > l1) == (lead > 0));
+            if k >= 2
+                && let Some(lead) = agreed
+            {
                 let mut hr = crate::block::HandRun {
                     heads: [heads as usize & mask, (heads >> 16) as usize & mask],
                     lens: [l0, l1],
