@@ -64,9 +64,10 @@ pub(crate) fn available() -> bool {
 /// [`SMALL_DECK`] cards. Wars of any kind go to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
-        // The two-seat loop also plays speed; the block's lanes do not. (It plays a prize
-        // only with one pile and without speed.)
+        // The two-seat loop also plays speed, and a prize with two piles; the block's lanes
+        // do not.
         && r.speed.is_none()
+        && !(r.prize && r.two_pile.is_some())
         && r.compare == crate::rules::Compare::Ordered
         && r.target_cards.is_none()
         && r.min_cards.is_none()

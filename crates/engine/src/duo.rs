@@ -1,5 +1,5 @@
 //! The two-seat loop: every 2-player rule set whose battles are a card against a card (no
-//! hands; prize or speed with one pile), one battle at a time, with its position in registers.
+//! hands; a prize or speed, not both), one battle at a time, with its position in registers.
 //!
 //! It plays exactly the games of the general loop, with the same random draws in the same order
 //! (property tests compare records, loop starts and periods). What makes it fast:
@@ -35,11 +35,9 @@ pub(crate) const CHANGE: u64 = 1 << 32;
 pub(crate) fn plays(r: &Rules) -> bool {
     r.players == 2
         && r.hand == 0
-        // A prize with one pile and no speed: one more const parameter for the common case.
-        && (!r.prize || r.two_pile.is_none() && r.speed.is_none())
-        // Speed with one pile only: the draw is one more const parameter, and two piles with
-        // it would double the loop's copies for a rare combination.
-        && (r.speed.is_none() || r.two_pile.is_none())
+        // A prize and speed are each one more const parameter; both together would double
+        // the loop's copies for a rare combination.
+        && !(r.prize && r.speed.is_some())
         && r.battle_cap() < u64::from(u32::MAX)
 }
 
@@ -83,8 +81,8 @@ pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) ->
 }
 
 /// [`run_with`] for the pick-up order `PICK` and the rest of the shape: a beats-table ranking,
-/// two piles, a small buffer, speed, a prize. Speed and the prize come with one pile only, and
-/// not together (see [`plays`]).
+/// two piles, a small buffer, speed, a prize. Speed and the prize do not come together (see
+/// [`plays`]).
 fn run_picked<const PICK: u8>(
     c: Ctx<'_>,
     s: &mut Seats,
@@ -95,10 +93,6 @@ fn run_picked<const PICK: u8>(
     let two = c.r.two_pile.is_some();
     let small = s.cap() == SMALL_CAP;
     let (speed, prize) = (c.r.speed.is_some(), c.r.prize);
-    debug_assert!(
-        !(two && (speed || prize)) && !(speed && prize),
-        "not a two-seat shape"
-    );
     macro_rules! go {
         ($($flag:literal),*) => {
             run_with::<PICK, $($flag),*>(c, s, tally, rng)
@@ -107,20 +101,29 @@ fn run_picked<const PICK: u8>(
     match (table, two, small, speed, prize) {
         (false, false, false, false, false) => go!(false, false, false, false, false),
         (false, false, true, false, false) => go!(false, false, true, false, false),
-        (false, true, false, _, _) => go!(false, true, false, false, false),
-        (false, true, true, _, _) => go!(false, true, true, false, false),
+        (false, true, false, false, false) => go!(false, true, false, false, false),
+        (false, true, true, false, false) => go!(false, true, true, false, false),
         (true, false, false, false, false) => go!(true, false, false, false, false),
         (true, false, true, false, false) => go!(true, false, true, false, false),
-        (true, true, false, _, _) => go!(true, true, false, false, false),
-        (true, true, true, _, _) => go!(true, true, true, false, false),
-        (false, false, false, true, _) => go!(false, false, false, true, false),
-        (false, false, true, true, _) => go!(false, false, true, true, false),
-        (true, false, false, true, _) => go!(true, false, false, true, false),
-        (true, false, true, true, _) => go!(true, false, true, true, false),
+        (true, true, false, false, false) => go!(true, true, false, false, false),
+        (true, true, true, false, false) => go!(true, true, true, false, false),
+        (false, false, false, true, false) => go!(false, false, false, true, false),
+        (false, false, true, true, false) => go!(false, false, true, true, false),
+        (false, true, false, true, false) => go!(false, true, false, true, false),
+        (false, true, true, true, false) => go!(false, true, true, true, false),
+        (true, false, false, true, false) => go!(true, false, false, true, false),
+        (true, false, true, true, false) => go!(true, false, true, true, false),
+        (true, true, false, true, false) => go!(true, true, false, true, false),
+        (true, true, true, true, false) => go!(true, true, true, true, false),
         (false, false, false, false, true) => go!(false, false, false, false, true),
         (false, false, true, false, true) => go!(false, false, true, false, true),
+        (false, true, false, false, true) => go!(false, true, false, false, true),
+        (false, true, true, false, true) => go!(false, true, true, false, true),
         (true, false, false, false, true) => go!(true, false, false, false, true),
         (true, false, true, false, true) => go!(true, false, true, false, true),
+        (true, true, false, false, true) => go!(true, true, false, false, true),
+        (true, true, true, false, true) => go!(true, true, true, false, true),
+        (_, _, _, true, true) => unreachable!("speed and a prize together are the table loop's"),
     }
 }
 
@@ -351,11 +354,17 @@ fn run_with<
                     g.l0 = if g.h0 == g.l0 { g.m0 } else { g.l0 };
                     g.l1 = if g.h1 == g.l1 { g.m1 } else { g.l1 };
                 }
-                // A prize from each player and a card to turn up after it (one pile: the stack
-                // is all a seat's cards); a player short of that is the general battle's.
-                if PRIZE && (t0 < 2 || total - t0 < 2) {
-                    (g.l0, g.l1) = (t0, total - t0);
-                    break Exit::Short;
+                // A prize from each player and a card to turn up after it, both from the
+                // stack (with one pile, all a seat's cards); a player short of that, or whose
+                // won pile would turn over between the two, is the general battle's.
+                if PRIZE {
+                    if !TWO && (t0 < 2 || total - t0 < 2) {
+                        (g.l0, g.l1) = (t0, total - t0);
+                        break Exit::Short;
+                    }
+                    if TWO && (g.l0 - g.h0 < 2 || g.l1 - g.h1 < 2) {
+                        break Exit::Short;
+                    }
                 }
                 acc += 1;
                 let k = usize::from(PRIZE);
@@ -377,10 +386,19 @@ fn run_with<
                 let winner = usize::from(outcome);
                 if PRIZE {
                     let cards = quad::<PICK>(winner, [pa, a, pb, b], layered, rng, &mut bits);
-                    // One pile: the winner's tail is behind its remaining stack.
-                    let (tail0, tail1) = (g.h0 + t0 - 2, g.h1 + (total - t0) - 2);
+                    // The winner's tail: behind its won pile, or with one pile behind its
+                    // remaining stack.
+                    let (tail0, tail1) = if TWO {
+                        (g.m0, g.m1)
+                    } else {
+                        (g.h0 + t0 - 2, g.h1 + (total - t0) - 2)
+                    };
                     let tail = tail0 ^ ((tail0 ^ tail1) & 0usize.wrapping_sub(winner));
                     d.set4(winner, tail, cards);
+                    if TWO {
+                        g.m0 += 4 * (1 - winner);
+                        g.m1 += 4 * winner;
+                    }
                     t0 = t0 + 2 - 4 * winner;
                     acc += note(&mut lead, t0, total);
                     if cycles {
@@ -391,7 +409,9 @@ fn run_with<
                         || cycles
                             && (t0 == tort_t0 && d.tops::<TWO>(&g) == tort_tops || lam + 1 == power)
                     {
-                        (g.l0, g.l1) = (t0, total - t0);
+                        if !TWO {
+                            (g.l0, g.l1) = (t0, total - t0);
+                        }
                         break Exit::Check;
                     }
                     lam += u64::from(cycles);

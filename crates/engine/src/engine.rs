@@ -34,7 +34,7 @@ pub enum HotLoop {
     General,
     /// The reference battle on the compact layout of the specialised loops; every rule set.
     Table,
-    /// The two-seat loop: 2 players without hands (a prize or speed with one pile).
+    /// The two-seat loop: 2 players without hands (but a prize with speed).
     Duo,
     /// The vector block loop (the classic shape, two piles, or a prize with one pile), on CPUs
     /// with AVX-512.

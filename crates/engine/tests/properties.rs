@@ -331,14 +331,11 @@ fn each_shape_goes_to_its_loop() {
         (vec![("prize", "true")], classic),
         (vec![("prize", "true"), ("short_war", "lose")], classic),
         (vec![("prize", "true"), ("pickup", "played")], HotLoop::Duo),
-        (
-            vec![("prize", "true"), ("pile", "two-pile")],
-            HotLoop::Table,
-        ),
+        (vec![("prize", "true"), ("pile", "two-pile")], HotLoop::Duo),
         (vec![("prize", "true"), ("speed", "0.1")], HotLoop::Table),
         (vec![("hand", "3")], HotLoop::Table),
         (vec![("speed", "0.1")], HotLoop::Duo),
-        (vec![("speed", "0.1"), ("pile", "two-pile")], HotLoop::Table),
+        (vec![("speed", "0.1"), ("pile", "two-pile")], HotLoop::Duo),
     ] {
         let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
         assert_eq!(Engine::new(&rules).hot_loop(), want, "{pairs:?}");
@@ -761,6 +758,54 @@ fn two_piles_on_small_rings_play_alike() {
                 let games: Vec<GameSeed> = (0..3).map(|g| GameSeed::new(23, 4, g)).collect();
                 let compared = every_loop_agrees(&rules, &games).unwrap();
                 assert!(compared.contains(&hot), "{rules}");
+            }
+        }
+    }
+}
+
+/// Two piles with a prize or with speed, two players: the two-seat loop plays them (a stack
+/// down to one card, whose won pile turns over between the prize and the face-up card, is the
+/// general battle's). Every pick-up order and `on_empty`, an ordered and a table ranking, and
+/// odd stacks: the general loop's games.
+#[test]
+fn two_piles_with_a_prize_or_speed_play_alike_on_two_seats() {
+    let extras: [&[(&str, &str)]; 3] = [
+        &[("prize", "true")],
+        &[("speed", "0.2")],
+        // Odd stacks (27 cards each, wars of three), where a stack comes down to one card.
+        &[
+            ("prize", "true"),
+            ("deck", "jokers54"),
+            ("war_down", "2"),
+            ("short_war", "lose"),
+        ],
+    ];
+    for extra in extras {
+        for on_empty in ["turn-over", "shuffle", "lose"] {
+            for pickup in [
+                "shuffled",
+                "seat",
+                "played",
+                "winner-first",
+                "loser-first",
+                "rank-desc",
+                "rank-asc",
+            ] {
+                for ranking in ["aces-high", "peasant"] {
+                    let pairs = [
+                        ("pile", "two-pile"),
+                        ("on_empty", on_empty),
+                        ("pickup", pickup),
+                        ("ranking", ranking),
+                        ("safety_cap", "20000"),
+                    ];
+                    let rules =
+                        Rules::from_pairs(pairs.into_iter().chain(extra.iter().copied())).unwrap();
+                    let games: Vec<GameSeed> = (0..12).map(|g| GameSeed::new(31, 6, g)).collect();
+                    assert_eq!(Engine::new(&rules).hot_loop(), HotLoop::Duo, "{rules}");
+                    let compared = every_loop_agrees(&rules, &games).unwrap();
+                    assert!(compared.contains(&HotLoop::Duo), "{rules}");
+                }
             }
         }
     }
