@@ -1,14 +1,14 @@
 //! The table loop: every rule set the two-seat loop does not play (3–4 players; hands; a
 //! prize with speed), on the compact [`Seats`] layout.
 //!
-//! A battle whose opening is a prize (where the rules have one) and a face-up card from the top
-//! of each stack, or a card from each hand, is played here in `N` fixed steps for `N` seats:
+//! A battle whose opening is a prize (where the rules have one) from the top of each stack and
+//! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
 //! tables without speed (hands only where no loop is looked for; two piles without a prize or
 //! hands) run as the [`ring`], battle after battle on lanes in registers ([`plain_run`]; two
 //! seats with hands in [`pair_hands`]). A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
-//! short stacks, prizes with hands and `on_empty = lose` are the general
+//! short stacks and `on_empty = lose` are the general
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
 //! the game over for the two-seat loops ([`Played::LastTwo`]).
 
@@ -21,20 +21,22 @@ use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of
 use crate::seats::{Seats, shuffle_pile};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
 
-/// `f::<N, PRIZE, HANDS>(args)` for the rules' number of players, prize and hands (a prize
-/// with hands is not [`plain`]).
+/// `f::<N, PRIZE, HANDS>(args)` for the rules' number of players, prize and hands.
 macro_rules! shaped {
     ($r:expr, $f:ident($($arg:expr),*)) => {
         match ($r.players, $r.prize, $r.hand > 0) {
             (2, false, false) => $f::<2, false, false>($($arg),*),
             (3, false, false) => $f::<3, false, false>($($arg),*),
             (_, false, false) => $f::<4, false, false>($($arg),*),
-            (2, true, _) => $f::<2, true, false>($($arg),*),
-            (3, true, _) => $f::<3, true, false>($($arg),*),
-            (_, true, _) => $f::<4, true, false>($($arg),*),
+            (2, true, false) => $f::<2, true, false>($($arg),*),
+            (3, true, false) => $f::<3, true, false>($($arg),*),
+            (_, true, false) => $f::<4, true, false>($($arg),*),
             (2, false, true) => $f::<2, false, true>($($arg),*),
             (3, false, true) => $f::<3, false, true>($($arg),*),
             (_, false, true) => $f::<4, false, true>($($arg),*),
+            (2, true, true) => $f::<2, true, true>($($arg),*),
+            (3, true, true) => $f::<3, true, true>($($arg),*),
+            (_, true, true) => $f::<4, true, true>($($arg),*),
         }
     };
 }
@@ -80,12 +82,12 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     // lose`): a stack that runs out turns its won pile over in the run.
     let piles_fit = r.two_pile.is_none() || !PRIZE && !HANDS;
     if r.speed.is_none() && piles_fit && s.cap() <= LANES_RING {
-        // Hands are played on the ring where no loop is looked for (a random pick or order);
-        // a prize with hands is never plain (`shaped!` plays it without hands).
+        // Hands are played on the ring where no loop is looked for (a random pick or order)
+        // and there is no prize: a prize with hands is played battle by battle.
         if !HANDS {
             return ring::<N, PRIZE, false>(r, t, s, saves, tally, rng, cap, last_two);
         }
-        if !r.detects_cycles() {
+        if !PRIZE && !r.detects_cycles() {
             return ring::<N, false, true>(r, t, s, saves, tally, rng, cap, false);
         }
     }
@@ -1235,11 +1237,11 @@ pub(crate) fn step(
     }
 }
 
-/// Whether every battle's opening is a prize (if the rules have one) and a face-up card from
-/// the top of each stack, or a card from each hand (hands without a prize), and no player is
+/// Whether every battle's opening is a prize (if the rules have one) from the top of each
+/// stack and a face-up card from the top of each stack or from each hand, and no player is
 /// out by an empty stack (`on_empty = lose`).
 fn plain(r: &Rules) -> bool {
-    !(r.hand > 0 && r.prize) && r.two_pile != Some(OnEmpty::Lose)
+    r.two_pile != Some(OnEmpty::Lose)
 }
 
 /// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`, `HANDS`: the rules'
@@ -1258,11 +1260,11 @@ fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
     // With a stack this long, every player gives its prize (if the rules have one) and turns up
     // a card straight from its stack; shorter stacks (a pile to turn over, a prize not given)
     // are the general battle's. In hand mode every player still in holds a card to play (hands
-    // grow back after each battle), and the hand refills itself.
+    // grow back after each battle), and the hand refills itself; a prize comes from the stack.
     let need = 1 + usize::from(PRIZE);
     let short = |p: usize| {
         if HANDS {
-            s.hand_len[p] == 0
+            s.hand_len[p] == 0 || PRIZE && s.l[p] == 0
         } else {
             s.l[p] < need
         }
@@ -1277,6 +1279,15 @@ fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
     // stall the read until the stores retire.
     let (mut prizes, mut ups) = (0u32, 0u32);
     if HANDS {
+        // Every prize first, then every seat's pick from its hand (a random pick draws from
+        // the generator, in seat order).
+        if PRIZE {
+            for p in (0..N).filter(|&p| playing(p)) {
+                prizes |= u32::from(s.get(p, s.h[p])) << (8 * p);
+                s.h[p] += 1;
+                s.l[p] -= 1;
+            }
+        }
         for p in (0..N).filter(|&p| playing(p)) {
             ups |= u32::from(s.draw_up(r, p, rng)) << (8 * p);
         }
@@ -1331,8 +1342,8 @@ fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
     prize: [u8; MAX_PLAYERS],
     mut up: [u8; MAX_PLAYERS],
 ) -> Option<End> {
-    if HANDS && !PRIZE && !r.cause_to_loser {
-        return hand_war::<N>(r, t, s, tally, rng, in_game, tied, up);
+    if HANDS && !r.cause_to_loser {
+        return hand_war::<N, PRIZE>(r, t, s, tally, rng, in_game, tied, prize, up);
     }
     if HANDS || r.cause_to_loser {
         t.clear();
@@ -1357,15 +1368,16 @@ fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
     )
 }
 
-/// A tie among `tied` in hand mode (no prize, no `war_cause_to_loser`), as the general
-/// [`fight`](general::fight) plays it: each war, every tied seat puts its `n` cards face down
+/// A tie among `tied` in hand mode (no `war_cause_to_loser`; with `PRIZE`, after the prizes
+/// `prize`), as the general [`fight`](general::fight) plays it: each war, every tied seat puts
+/// its `n` cards face down
 /// from its stack and plays one from its hand by its policy (the slot refilled from the stack),
 /// seat by seat, until one seat's card is best; the winner picks up every pot. While every
 /// tied seat holds a card in hand and `n` to put down, this is every war; a war with a seat
 /// short of either goes on in the general contest, from where the wars stopped.
 #[allow(clippy::too_many_arguments)] // the battle so far
 #[inline(never)]
-fn hand_war<const N: usize>(
+fn hand_war<const N: usize, const PRIZE: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
@@ -1373,17 +1385,22 @@ fn hand_war<const N: usize>(
     rng: &mut GameRng,
     in_game: u8,
     tied: u8,
+    prize: [u8; MAX_PLAYERS],
     mut up: [u8; MAX_PLAYERS],
 ) -> Option<End> {
     let (mut contenders, mut depth) = (tied, 0u32);
     if in_game.count_ones() == 2 && tied == in_game {
-        if let Some(winner) = pair_war::<N>(r, t, s, tally, rng, in_game, &mut up, &mut depth) {
+        let won = pair_war::<N, PRIZE>(r, t, s, tally, rng, in_game, &prize, &mut up, &mut depth);
+        if let Some(winner) = won {
             return after::<N, true>(r, s, tally, winner, in_game, depth);
         }
         // `pair_war` left the cards played so far in the pots: the general rounds go on.
     } else {
         t.clear();
         for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
+            if PRIZE {
+                t.pots[p].push(prize[p]);
+            }
             t.pots[p].push(up[p]);
         }
     }
@@ -1419,7 +1436,8 @@ fn hand_war<const N: usize>(
     after::<N, true>(r, s, tally, winner, in_game, depth)
 }
 
-/// [`hand_war`] between the only two seats in the game, both tied, `depth` wars in: each
+/// [`hand_war`] between the only two seats in the game, both tied (after the prizes `prize`,
+/// with `PRIZE`), `depth` wars in: each
 /// round, while both hands are full and both stacks hold the round's face-down cards and a
 /// card to refill the hand with, the same draws, cards and counts as the general rounds, with
 /// the pots in local arrays rather than the table's vectors, and the winner's pick-up and
@@ -1427,13 +1445,14 @@ fn hand_war<const N: usize>(
 /// played so far in `t`'s pots, for the general rounds to go on from.
 #[allow(clippy::too_many_arguments)] // the battle so far
 #[inline(always)]
-fn pair_war<const N: usize>(
+fn pair_war<const N: usize, const PRIZE: bool>(
     r: &Rules,
     t: &mut Scratch,
     s: &mut Seats,
     tally: &mut Tally,
     rng: &mut GameRng,
     in_game: u8,
+    prize: &[u8; MAX_PLAYERS],
     up: &mut [u8; MAX_PLAYERS],
     depth: &mut u32,
 ) -> Option<usize> {
@@ -1444,9 +1463,14 @@ fn pair_war<const N: usize>(
         7 - in_game.leading_zeros() as usize,
     ];
     let mut pots = [[0u8; ROOM]; 2];
-    (pots[0][0], pots[1][0]) = (up[pair[0]], up[pair[1]]);
     // Both pots grow alike: one length.
-    let mut len = 1;
+    let mut len = 1 + usize::from(PRIZE);
+    for (pot, &p) in pots.iter_mut().zip(&pair) {
+        if PRIZE {
+            pot[0] = prize[p];
+        }
+        pot[len - 1] = up[p];
+    }
     let hand = r.hand;
     loop {
         let n = r.war_size(*depth + 1, up[pair[0]]);

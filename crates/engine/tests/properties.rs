@@ -526,8 +526,9 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 }
 
 /// Hands on the table loop (on its ring where no loop is looked for, battle by battle where
-/// one is): every seat count, every policy and mixed policies, hands of 1 to 8 cards, with
-/// short war rules and endings that count cards; the general loop's games. Among the
+/// one is or with a prize): every seat count, every policy and mixed policies, hands of 1 to 8
+/// cards, with and without a prize, with short war rules and endings that count cards; the
+/// general loop's games. Among the
 /// deterministic policies' games are games that loop and games capped (whose loop is looked
 /// for past the cap).
 #[test]
@@ -563,13 +564,20 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 } else {
                     policy.to_string()
                 };
-                // A cap of 300 battles stops many games before their loop is found.
-                for cap in ["20000", "300"] {
+                // A cap of 300 battles stops many games before their loop is found; a prize
+                // comes from the stack before each pick from the hand.
+                for (cap, prize) in [
+                    ("20000", "false"),
+                    ("300", "false"),
+                    ("20000", "true"),
+                    ("300", "true"),
+                ] {
                     let rules = Rules::from_pairs([
                         ("players", players),
                         ("hand", hand),
                         ("hand_policy", policy.as_str()),
                         extra,
+                        ("prize", prize),
                         ("safety_cap", cap),
                     ]);
                     let Ok(rules) = rules else { continue };
@@ -613,7 +621,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         engine.play(GameSeed::new(5, 2, g));
     }
     assert_eq!(engine.hand_blocks(), before);
-    assert!(compared >= 200, "{compared}");
+    assert!(compared >= 400, "{compared}");
     assert!(
         looped >= 10 && capped >= 10,
         "looped {looped}, capped {capped}"
