@@ -170,6 +170,14 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ("decks=2", &[("decks", "2")]),
     ("decks=8", &[("decks", "8")]),
     ("prize", &[("prize", "true")]),
+    (
+        "two-pile, prize",
+        &[("pile", "two-pile"), ("prize", "true")],
+    ),
+    (
+        "two-pile, speed=0.1",
+        &[("pile", "two-pile"), ("speed", "0.1")],
+    ),
     ("speed=0.1", &[("speed", "0.1")]),
     ("target_cards=40", &[("target_cards", "40")]),
     ("min_cards=5", &[("min_cards", "5")]),
@@ -193,11 +201,96 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ),
     ("players=4, prize", &[("players", "4"), ("prize", "true")]),
     ("players=3, hand=3", &[("players", "3"), ("hand", "3")]),
+    ("prize, hand=3", &[("prize", "true"), ("hand", "3")]),
 ];
+
+/// The values `warlab bench --combos` draws rule sets from: every option that changes how a
+/// game is played, with the values the bundled experiments and the sources use. `on_empty`
+/// is drawn only with two piles and `hand_policy` only with hands.
+const COMBO_OPTIONS: &[(&str, &[&str])] = &[
+    ("players", &["2", "2", "3", "4"]),
+    (
+        "pickup",
+        &[
+            "shuffled",
+            "winner-first",
+            "loser-first",
+            "played",
+            "seat",
+            "rank-desc",
+            "rank-asc",
+        ],
+    ),
+    ("short_war", &["all-but-last", "last-card-up", "lose"]),
+    ("chained_war", &["repeat", "flip-one"]),
+    (
+        "war_down",
+        &["0", "1", "2", "3", "by-rank", "J=1,Q=2,K=3,A=4"],
+    ),
+    ("pile", &["single", "two-pile"]),
+    ("on_empty", &["turn-over", "shuffle", "lose"]),
+    (
+        "ranking",
+        &[
+            "aces-high",
+            "aces-low",
+            "peasant",
+            "low-beats-high",
+            "low-wins",
+        ],
+    ),
+    ("deck", &["standard52", "piquet36", "jokers54"]),
+    ("decks", &["1", "2"]),
+    ("prize", &["false", "true"]),
+    ("war_cause_to_loser", &["false", "true"]),
+    ("hand", &["0", "3"]),
+    ("hand_policy", &["random", "highest", "lowest", "median"]),
+    ("speed", &["none", "0.1"]),
+    ("battle_limit", &["none", "500"]),
+    ("target_cards", &["none", "40"]),
+    ("min_cards", &["none", "5"]),
+    ("wars_to_win", &["none", "3"]),
+];
+
+/// `count` rule sets drawn at random (from `seed`) over [`COMBO_OPTIONS`]: each option set
+/// with probability 1/2 to one of its values, combinations the rules refuse drawn again.
+pub fn combos(count: usize, seed: u64) -> Vec<(String, Rules)> {
+    // splitmix64: a fixed, seeded sequence, so that a list of combinations can be measured
+    // again with another binary.
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for &(key, values) in COMBO_OPTIONS {
+            let pick = next();
+            let set = |k: &str, v: &str| pairs.iter().any(|&(pk, pv)| pk == k && pv == v);
+            let depends = match key {
+                "on_empty" => set("pile", "two-pile"),
+                "hand_policy" => set("hand", "3"),
+                _ => true,
+            };
+            if depends && pick & 1 == 1 {
+                pairs.push((key, values[(pick >> 1) as usize % values.len()]));
+            }
+        }
+        // Named as the rules print themselves: defaults left out, `classic` for none.
+        if let Ok(rules) = Rules::from_pairs(pairs.iter().copied()) {
+            out.push((rules.to_string(), rules));
+        }
+    }
+    out
+}
 
 /// One shape's one-thread measurement.
 pub struct ShapeResult {
-    pub name: &'static str,
+    pub name: String,
     pub rules: Rules,
     pub hot_loop: &'static str,
     pub battles_per_game: f64,
@@ -206,17 +299,28 @@ pub struct ShapeResult {
     pub reps: Vec<f64>,
 }
 
-/// Every shape of [`SHAPES`] on one thread (thread CPU time). The repetitions go round the
-/// shapes (rep 1 of every shape, then rep 2, …), so a burst of load on this shared machine
-/// falls on all shapes alike rather than on one of them: compare the ratios.
+/// The shapes of [`SHAPES`], named.
+pub fn shape_rules() -> anyhow::Result<Vec<(String, Rules)>> {
+    SHAPES
+        .iter()
+        .map(|(name, pairs)| {
+            Rules::from_pairs(pairs.iter().copied())
+                .map(|rules| (name.to_string(), rules))
+                .map_err(|e| anyhow::anyhow!("shape `{name}`: {e}"))
+        })
+        .collect()
+}
+
+/// Every rule set of `list` on one thread (thread CPU time). The repetitions go round the
+/// rule sets (rep 1 of every one, then rep 2, …), so a burst of load on this shared machine
+/// falls on all alike rather than on one of them: compare the ratios.
 pub fn shapes(
     cfg: &BenchConfig,
+    list: Vec<(String, Rules)>,
     mut progress: impl FnMut(&str),
 ) -> anyhow::Result<Vec<ShapeResult>> {
     let mut engines = Vec::new();
-    for (name, pairs) in SHAPES {
-        let rules = Rules::from_pairs(pairs.iter().copied())
-            .map_err(|e| anyhow::anyhow!("shape `{name}`: {e}"))?;
+    for (name, rules) in list {
         let mut e = engine_for(&rules, cfg.portable);
         // Warm-up.
         for g in 0..cfg.games.min(2_000) {
@@ -236,7 +340,7 @@ pub fn shapes(
             ns.push(dt * 1e9 / battles as f64);
             bpg.push(battles as f64 / cfg.games as f64);
             progress(&format!(
-                "  rep {} {name:<24} {:>7.2} ns/battle",
+                "  rep {} {name:<40} {:>7.2} ns/battle",
                 rep + 1,
                 ns[rep]
             ));
@@ -280,6 +384,11 @@ pub struct BenchArgs {
     /// the ratio to classic), instead of one rule set; --games is per shape and repetition
     #[arg(long, conflicts_with_all = ["rule", "rules"])]
     shapes: bool,
+    /// Measure N rule sets drawn at random over every option (from --seed) against classic,
+    /// on one thread, and say which are over the goal (2× classic with 2 players, 3× with
+    /// 3–4); --games is per rule set and repetition
+    #[arg(long, value_name = "N", conflicts_with_all = ["rule", "rules", "shapes"])]
+    combos: Option<usize>,
 }
 
 /// An engine for `rules`; with `portable`, kept off the vector block loop, for a table game's
@@ -309,9 +418,14 @@ pub fn command(args: BenchArgs) -> Result<()> {
         seed,
         portable,
         shapes,
+        combos,
     } = args;
     if shapes {
         return bench_shapes(games, reps, seed, portable);
+    }
+    if let Some(count) = combos {
+        crate::options::check_positive("combos", count as u64)?;
+        return bench_combos(count, games, reps, seed, portable);
     }
     let rules = rules.build()?;
     crate::options::check_positive("games", games)?;
@@ -386,7 +500,7 @@ fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()
         SHAPES.len()
     );
     let verbose = std::io::stderr().is_terminal();
-    let results = shapes(&cfg, |line| {
+    let results = shapes(&cfg, shape_rules()?, |line| {
         if verbose {
             eprintln!("{line}");
         }
@@ -420,6 +534,77 @@ fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()
     Ok(())
 }
 
+/// `warlab bench --combos N`: `N` random rule sets ([`combos`]) and classic side by side on
+/// one thread, slowest first (ratio to classic), with how many are over the goal; one JSON
+/// line per rule set.
+fn bench_combos(count: usize, games: u64, reps: usize, seed: u64, portable: bool) -> Result<()> {
+    crate::options::check_positive("games", games)?;
+    crate::options::check_positive("reps", reps as u64)?;
+    let games = if games == 200_000 { 20_000 } else { games };
+    let cfg = BenchConfig {
+        games,
+        reps,
+        threads: 1,
+        seed,
+        portable,
+    };
+    let mut list = vec![("classic".to_string(), Rules::classic())];
+    list.extend(combos(count, seed));
+    eprintln!(
+        "benchmarking {count} random rule sets (seed {seed}) and classic: {reps} reps of {games} \
+         games each, one thread, round robin"
+    );
+    let verbose = std::io::stderr().is_terminal();
+    let mut results = shapes(&cfg, list, |line| {
+        if verbose {
+            eprintln!("{line}");
+        }
+    })?;
+    let classic = results.remove(0).ns_per_battle;
+    let goal = |r: &ShapeResult| if r.rules.players() == 2 { 2.0 } else { 3.0 };
+    // Farthest over its goal first.
+    results.sort_by(|a, b| (b.ns_per_battle / goal(b)).total_cmp(&(a.ns_per_battle / goal(a))));
+    println!("classic: {classic:.2} ns/battle (median of {reps})");
+    println!("| rule set | loop | battles/game | ns/battle | × classic | goal |");
+    println!("|---|---|---:|---:|---:|---:|");
+    for r in &results {
+        println!(
+            "| {} | {} | {:.1} | {:.2} | {:.2} | {:.0} |",
+            r.name,
+            r.hot_loop,
+            r.battles_per_game,
+            r.ns_per_battle,
+            r.ns_per_battle / classic,
+            goal(r)
+        );
+    }
+    let mut ratios: Vec<f64> = results.iter().map(|r| r.ns_per_battle / classic).collect();
+    let over = results
+        .iter()
+        .filter(|r| r.ns_per_battle / classic > goal(r))
+        .count();
+    println!(
+        "{count} rule sets: median {:.2}× classic, {over} over the goal (2× with 2 players, 3× \
+         with 3–4)",
+        median(&mut ratios)
+    );
+    for r in &results {
+        let line = serde_json::json!({
+            "combo": r.name,
+            "rules": r.rules.to_string(),
+            "loop": r.hot_loop,
+            "battles_per_game": r.battles_per_game,
+            "ns_per_battle": r.ns_per_battle,
+            "ratio_to_classic": r.ns_per_battle / classic,
+            "goal": goal(r),
+            "reps": r.reps,
+            "games_per_rep": games,
+        });
+        println!("{line}");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -441,5 +626,28 @@ mod tests {
             e.play(GameSeed::new(1, 0, g));
         }
         assert_eq!(e.hand_blocks(), 0);
+    }
+
+    /// The random rule sets are valid, as many as asked, the same for the same seed, and
+    /// reach the options that depend on another.
+    #[test]
+    fn combos_are_valid_and_reproducible() {
+        let a = combos(200, 7);
+        assert_eq!(a.len(), 200);
+        let names = |v: &[(String, Rules)]| v.iter().map(|c| c.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&a), names(&combos(200, 7)));
+        assert_ne!(names(&a), names(&combos(200, 8)));
+        for key in [
+            "on_empty=",
+            "hand_policy=",
+            "players=4",
+            "prize=true",
+            "speed=",
+        ] {
+            assert!(a.iter().any(|c| c.0.contains(key)), "{key}");
+        }
+        for (name, rules) in &a {
+            assert_eq!(name.contains("players=3"), rules.players() == 3, "{name}");
+        }
     }
 }
