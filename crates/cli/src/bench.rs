@@ -204,9 +204,10 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ("prize, hand=3", &[("prize", "true"), ("hand", "3")]),
 ];
 
-/// The values `warlab bench --combos` draws rule sets from: every option that changes how a
-/// game is played, with the values the bundled experiments and the sources use. `on_empty`
-/// is drawn only with two piles and `hand_policy` only with hands.
+/// The values `warlab bench --combos` draws rule sets from: the options that change how a
+/// game is played, with the values the bundled experiments and the sources use (decks by
+/// `ranks`/`suits`, `low_rank` and the safety cap are left at their defaults). `on_empty` is
+/// drawn only with two piles and `hand_policy` only with hands.
 const COMBO_OPTIONS: &[(&str, &[&str])] = &[
     ("players", &["2", "2", "3", "4"]),
     (
@@ -382,12 +383,13 @@ pub struct BenchArgs {
     portable: bool,
     /// Measure every rule shape of the engine side by side on one thread (ns/battle and
     /// the ratio to classic), instead of one rule set; --games is per shape and repetition
+    /// (20,000 unless given)
     #[arg(long, conflicts_with_all = ["rule", "rules"])]
     shapes: bool,
-    /// Measure N rule sets drawn at random over every option (from --seed) against classic,
-    /// on one thread, and say which are over the goal (2× classic with 2 players, 3× with
-    /// 3–4); --games is per rule set and repetition
-    #[arg(long, value_name = "N", conflicts_with_all = ["rule", "rules", "shapes"])]
+    /// Measure N rule sets drawn at random over the options (from --seed) against classic, on
+    /// one thread, and say which are over the goal (2× classic with 2 players, 3× with 3–4);
+    /// --games is per rule set and repetition (20,000 unless given)
+    #[arg(long, value_name = "N", conflicts_with_all = ["rule", "rules", "shapes", "threads"])]
     combos: Option<usize>,
 }
 
@@ -588,10 +590,13 @@ fn bench_combos(count: usize, games: u64, reps: usize, seed: u64, portable: bool
          with 3–4)",
         median(&mut ratios)
     );
+    println!(
+        "(a game of a few battles is mostly its fixed cost, the deal and the engine's setup, \
+         which its ns/battle shows)"
+    );
     for r in &results {
         let line = serde_json::json!({
-            "combo": r.name,
-            "rules": r.rules.to_string(),
+            "rules": r.name,
             "loop": r.hot_loop,
             "battles_per_game": r.battles_per_game,
             "ns_per_battle": r.ns_per_battle,

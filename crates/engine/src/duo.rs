@@ -259,7 +259,8 @@ enum Exit {
     Empty,
     /// The face-up cards tie: a war.
     Tie(u8, u8),
-    /// A player cannot give a prize and turn up a card after it.
+    /// A player cannot give a prize and turn up a card after it from its stack (with two
+    /// piles, a stack of fewer than two cards: its won pile would turn over in between).
     Short,
     /// The battle just played may have ended the game, reached the cap, or needs a loop check.
     Check,
@@ -969,7 +970,7 @@ fn into_pile(s: &mut Seats, p: usize, k: usize, shuffles: bool, rng: &mut GameRn
 }
 
 /// One battle of the table loop in the middle of a two-seat loop's game (a player short of a
-/// prize and a card), on the tally it keeps: the loop's own `counts` (its first battle, the
+/// prize and a card in its stack), on the tally it keeps: the loop's own `counts` (its first battle, the
 /// battles and lead changes so far, the cards turned in each plain battle) are handed over
 /// first, and the lead (`lead`, as [`note`] keeps it) taken back after; the loop takes its
 /// first battle and counts back from the tally.

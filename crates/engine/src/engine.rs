@@ -6,10 +6,12 @@
 //! - [`HotLoop::General`]: the reference ([`crate::general`]) on ring buffers; it plays
 //!   whenever an observer watches.
 //! - [`HotLoop::Table`]: the table loop ([`crate::table`]) on the compact [`Seats`] layout, for
-//!   every rule set: plain battles of 3–4 players in a few steps, everything else (wars, prize,
-//!   speed, hands) by the general battle on the same seats. Where the rules for two allow it,
-//!   a game's last two seats go to the two-seat loops ([`LastTwo`]).
-//! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for every other 2-player rule set.
+//!   every rule set: battles of 3–4 players and of hands in a few steps or in runs on lanes,
+//!   wars on the seats, what they cannot pay for (and `on_empty = lose`) by the general battle
+//!   on the same seats. Where the rules for two allow it, a game's last two seats go to the
+//!   two-seat loops ([`LastTwo`]).
+//! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for the 2-player rule sets without
+//!   hands, except a prize with speed ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking, one pile or two (or a
 //!   prize with one pile), no speed, no card-counting ending, nothing to look for loops in, a
@@ -34,7 +36,7 @@ pub enum HotLoop {
     General,
     /// The reference battle on the compact layout of the specialised loops; every rule set.
     Table,
-    /// The two-seat loop: 2 players without hands (but a prize with speed).
+    /// The two-seat loop: 2 players without hands, except a prize with speed.
     Duo,
     /// The vector block loop (the classic shape, two piles, or a prize with one pile), on CPUs
     /// with AVX-512.

@@ -4,8 +4,8 @@
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables without speed (hands only where no loop is looked for; two piles without a prize or
-//! hands) run as the [`ring`], battle after battle on lanes in registers ([`plain_run`]; two
+//! tables without speed (hands only where no loop is looked for and without a prize; two piles
+//! without a prize or hands) run as the [`ring`], battle after battle on lanes in registers ([`plain_run`]; two
 //! seats with hands in [`pair_hands`]). A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
 //! short stacks and `on_empty = lose` are the general
@@ -141,7 +141,7 @@ enum Stop {
 
 /// [`run_with`] for the tables without speed: a face-up card from each stack (after a prize
 /// from it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, where no
-/// loop is looked for); two piles without a prize or hands, a stack that runs out turning its
+/// loop is looked for and without a prize); two piles without a prize or hands, a stack that runs out turning its
 /// won pile over in the run. Runs of plain battles are [`plain_run`]'s (two
 /// seats with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand cannot be
@@ -173,11 +173,18 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         saves.tortoise.copy_from(s);
         saves.trail[start.battles as usize % TRAIL] = trail_byte(s);
     }
+    // A full hand's cards count towards `target_cards` and `min_cards` on top of the lanes'.
+    let hand = r.hand as u64;
     let shape = Shape {
         pick: pick_of(r.pickup),
         layered: r.pickup == Pickup::Played,
         ordered: matches!(r.compare, Compare::Ordered),
         counted,
+        lo: r.min_cards.map_or(0, |m| u64::from(m).saturating_sub(hand)),
+        hi: r
+            .target_cards
+            .map_or(u64::MAX, |t| u64::from(t).saturating_sub(hand)),
+        limit: r.battle_limit.unwrap_or(u64::MAX),
         cycles,
         cap,
         two_pile: r.two_pile.is_some(),
@@ -410,6 +417,12 @@ struct Shape {
     ordered: bool,
     /// An ending that counts cards may come after any battle ([`counts_cards`]).
     counted: bool,
+    /// Where it may: a run goes on only while every seat in holds `lo ≤ c < hi` cards outside
+    /// its full hand (stack and won pile) and fewer than `limit` battles are played; beyond,
+    /// the general [`after`](general::after) looks after each battle ([`Shape::may_end`]).
+    lo: u64,
+    hi: u64,
+    limit: u64,
     cycles: bool,
     /// The safety cap on battles.
     cap: u64,
@@ -417,6 +430,20 @@ struct Shape {
     /// the pile is shuffled first.
     two_pile: bool,
     shuffles: bool,
+}
+
+impl Shape {
+    /// Whether an ending that counts cards may have come after the `battles`-th battle, with
+    /// the first `M` lanes of `counts` (16 bits each) the seats' cards outside their hands.
+    #[inline(always)]
+    fn may_end<const M: usize>(&self, counts: u64, battles: u64) -> bool {
+        self.counted
+            && (battles >= self.limit
+                || (0..M).any(|i| {
+                    let c = (counts >> (16 * i)) & LANE as u64;
+                    c < self.lo || c >= self.hi
+                }))
+    }
 }
 
 /// The position and counts of a run of plain battles, kept in registers: lane `i` (16 bits) of
@@ -683,7 +710,7 @@ fn plain_run<
         // too (the next battle is the table battle's).
         if has_zero_lane(totals | pad)
             || PRIZE && has_zero_lane((lens - ones) | pad)
-            || shape.counted
+            || shape.may_end::<M>(totals, battles)
         {
             break Stop::Check(seat[w]);
         }
@@ -929,7 +956,7 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         // SAFETY: both stretches lie in `buf` (asserted).
         unsafe { put_under(buf, base[w], cap, heads, lens, &mut lens, w, cards, 2) };
         let (l0, l1) = (lens & LANE as u64, (lens >> 16) & LANE as u64);
-        if l0 == 0 || l1 == 0 || shape.counted {
+        if l0 == 0 || l1 == 0 || shape.may_end::<2>(lens, battles) {
             break Stop::Check(seat[w]);
         }
         // `Tally::note_leader` for two seats: the one holding more leads (hands are full and

@@ -556,6 +556,9 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 ("short_war", "lose"),
                 ("ranking", "peasant"),
                 ("target_cards", "30"),
+                ("pile", "two-pile"),
+                ("min_cards", "4"),
+                ("battle_limit", "120"),
             ] {
                 let policies: Vec<&str> = policy.split(',').collect();
                 let seats: usize = players.parse().unwrap();
@@ -636,7 +639,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
 /// plays the general loop's games, record for record; and most games are handed over.
 #[test]
 fn the_last_two_seats_play_the_general_loops_games() {
-    let extras: [&[(&str, &str)]; 17] = [
+    let extras: [&[(&str, &str)]; 19] = [
         &[],
         &[("ranking", "peasant")],
         &[("war_down", "1"), ("short_war", "lose")],
@@ -654,6 +657,16 @@ fn the_last_two_seats_play_the_general_loops_games() {
         &[("prize", "true")],
         &[("speed", "0.1")],
         &[("speed", "0.2"), ("ranking", "peasant")],
+        &[
+            ("pile", "two-pile"),
+            ("prize", "true"),
+            ("on_empty", "shuffle"),
+        ],
+        &[
+            ("pile", "two-pile"),
+            ("speed", "0.1"),
+            ("on_empty", "turn-over"),
+        ],
     ];
     let (mut played, mut handed, mut compared) = (0, 0, [0; 3]);
     for players in ["3", "4"] {
@@ -706,10 +719,10 @@ fn the_last_two_seats_play_the_general_loops_games() {
     eprintln!(
         "rule sets compared (table alone, duo, block): {compared:?}; games handed over: {handed} of {played}"
     );
-    assert_eq!(compared[0], 2 * 7 * 17);
+    assert_eq!(compared[0], 2 * 7 * 19);
     assert_eq!(
         compared[1],
-        2 * 7 * 17,
+        2 * 7 * 19,
         "the duo plays every one's last two seats"
     );
     // Some rule sets end before two seats are left (`min_cards`, `wars_to_win`), and two piles
@@ -777,9 +790,22 @@ fn two_piles_on_small_rings_play_alike() {
 /// odd stacks: the general loop's games.
 #[test]
 fn two_piles_with_a_prize_or_speed_play_alike_on_two_seats() {
-    let extras: [&[(&str, &str)]; 3] = [
+    let extras: [&[(&str, &str)]; 7] = [
         &[("prize", "true")],
         &[("speed", "0.2")],
+        // Large decks (another compiled copy of the loop), and the endings that count.
+        &[("prize", "true"), ("decks", "8"), ("target_cards", "300")],
+        &[("speed", "0.2"), ("decks", "8"), ("min_cards", "5")],
+        &[
+            ("prize", "true"),
+            ("war_cause_to_loser", "true"),
+            ("wars_to_win", "3"),
+        ],
+        &[
+            ("prize", "true"),
+            ("battle_limit", "100"),
+            ("chained_war", "flip-one"),
+        ],
         // Odd stacks (27 cards each, wars of three), where a stack comes down to one card.
         &[
             ("prize", "true"),
