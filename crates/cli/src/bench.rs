@@ -483,20 +483,26 @@ pub fn command(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// `warlab bench --shapes`: a table of every engine shape on one thread, with the ratio of its
-/// ns/battle to classic's, and one JSON line per shape.
-fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()> {
+/// The one-thread configuration of `--shapes` and `--combos`, the arguments checked.
+fn side_by_side(games: u64, reps: usize, seed: u64, portable: bool) -> Result<BenchConfig> {
     crate::options::check_positive("games", games)?;
     crate::options::check_positive("reps", reps as u64)?;
-    // The default of 200,000 games is for one rule set; the shapes table plays ~40 of them.
+    // The default of 200,000 games is for one rule set; these play tens of them.
     let games = if games == 200_000 { 20_000 } else { games };
-    let cfg = BenchConfig {
+    Ok(BenchConfig {
         games,
         reps,
         threads: 1,
         seed,
         portable,
-    };
+    })
+}
+
+/// `warlab bench --shapes`: a table of every engine shape on one thread, with the ratio of its
+/// ns/battle to classic's, and one JSON line per shape.
+fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()> {
+    let cfg = side_by_side(games, reps, seed, portable)?;
+    let games = cfg.games;
     eprintln!(
         "benchmarking {} shapes: {reps} reps of {games} games each, one thread, round robin",
         SHAPES.len()
@@ -540,16 +546,8 @@ fn bench_shapes(games: u64, reps: usize, seed: u64, portable: bool) -> Result<()
 /// one thread, slowest first (ratio to classic), with how many are over the goal; one JSON
 /// line per rule set.
 fn bench_combos(count: usize, games: u64, reps: usize, seed: u64, portable: bool) -> Result<()> {
-    crate::options::check_positive("games", games)?;
-    crate::options::check_positive("reps", reps as u64)?;
-    let games = if games == 200_000 { 20_000 } else { games };
-    let cfg = BenchConfig {
-        games,
-        reps,
-        threads: 1,
-        seed,
-        portable,
-    };
+    let cfg = side_by_side(games, reps, seed, portable)?;
+    let games = cfg.games;
     let mut list = vec![("classic".to_string(), Rules::classic())];
     list.extend(combos(count, seed));
     eprintln!(
