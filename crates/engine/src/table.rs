@@ -4,9 +4,9 @@
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables without speed (hands only where no loop is looked for and without a prize; two piles
-//! without a prize or hands) run as the [`ring`], battle after battle on lanes in registers ([`plain_run`]; two
-//! seats with hands in [`pair_hands`]). A tie is a war on the rings
+//! tables (two piles only without a prize or hands) run as the [`ring`], battle
+//! after battle on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]),
+//! with Brent's loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
 //! short stacks and `on_empty = lose` are the general
 //! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
@@ -81,15 +81,10 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     // Two piles are on the ring without a prize or hands (`plain` leaves out `on_empty =
     // lose`): a stack that runs out turns its won pile over in the run.
     let piles_fit = r.two_pile.is_none() || !PRIZE && !HANDS;
-    if r.speed.is_none() && piles_fit && s.cap() <= LANES_RING {
-        // Hands are played on the ring where no loop is looked for (a random pick or order)
-        // and there is no prize: a prize with hands is played battle by battle.
-        if !HANDS {
-            return ring::<N, PRIZE, false>(r, t, s, saves, tally, rng, cap, last_two);
-        }
-        if !PRIZE && !r.detects_cycles() {
-            return ring::<N, false, true>(r, t, s, saves, tally, rng, cap, false);
-        }
+    if piles_fit && s.cap() <= LANES_RING {
+        // Hands stay at the table to the end: the two-seat loops have none.
+        let last_two = last_two && !HANDS;
+        return ring::<N, PRIZE, HANDS>(r, t, s, saves, tally, rng, cap, last_two);
     }
     let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
     let cycles = r.detects_cycles();
@@ -139,14 +134,15 @@ enum Stop {
     Look,
 }
 
-/// [`run_with`] for the tables without speed: a face-up card from each stack (after a prize
-/// from it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, where no
-/// loop is looked for and without a prize); two piles without a prize or hands, a stack that runs out turning its
-/// won pile over in the run. Runs of plain battles are [`plain_run`]'s (two
+/// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize
+/// from it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the
+/// prize where there is one); two piles without a prize or hands, a stack that runs out
+/// turning its won pile over in the run; under `speed`, seat 0's grab drawn after the face-up
+/// cards. Runs of plain battles are [`plain_run`]'s (two
 /// seats with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
-/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand cannot be
-/// refilled (a stack is empty: the run stops after the battle that empties it) or a seat
-/// cannot give a prize and turn up a card to [`battle`] itself. Loops are found with Brent's
+/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
+/// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
+/// run stops after the battle that leaves a stack that short) to [`battle`] itself. Loops are found with Brent's
 /// algorithm as [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`]
 /// battles, and a position compared in full only when its stack lengths and top cards match
 /// the saved one's.
@@ -163,10 +159,6 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 ) -> Played {
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
-    debug_assert!(
-        !(HANDS && cycles),
-        "hands on the ring only without loop detection"
-    );
     let start = tally;
     if cycles {
         saves.initial.copy_from(s);
@@ -189,27 +181,18 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         cap,
         two_pile: r.two_pile.is_some(),
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
+        speed: r.speed,
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;
     loop {
-        if HANDS && needs_draw(r, s) {
-            if let Some((end, winner)) = battle::<N, false, true>(r, t, s, &mut tally, rng) {
-                return Played::Over(tally.record(end, winner, None));
-            }
-            if tally.battles >= cap {
-                return Played::Over(tally.record(EndReason::Capped, None, None));
-            }
-            continue;
-        }
         if hand_over(r, s, &tally, &mut open) {
             return Played::LastTwo(tally);
         }
         let tortoise = cycles.then_some(&saves.tortoise);
         let (b, e) = (&mut tally, &mut lam);
-        let (looked, end) = if PRIZE && short_of_prize(s) {
-            // A seat with one card cannot give a prize and turn up a card: the table battle's.
-            (false, battle::<N, true, false>(r, t, s, b, rng))
+        let (looked, end) = if off_ring::<PRIZE, HANDS>(r, s) {
+            (false, battle::<N, PRIZE, HANDS>(r, t, s, b, rng))
         } else {
             let (stop, end) = leg::<N, PRIZE, HANDS>(
                 r,
@@ -237,7 +220,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
             }
             if s.same(&saves.tortoise) {
                 let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
-                let mut step = Replay::<N, PRIZE> { r, t, rng, shape };
+                let mut step = Replay::<N, PRIZE, HANDS> { r, t, rng, shape };
                 return Played::Over(cycle::finish_loop_after(
                     s,
                     saves,
@@ -252,7 +235,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         if tally.battles >= cap {
             let capped = tally.record(EndReason::Capped, None, None);
             if cycles {
-                let mut step = Replay::<N, PRIZE> { r, t, rng, shape };
+                let mut step = Replay::<N, PRIZE, HANDS> { r, t, rng, shape };
                 return Played::Over(cycle::past_cap(s, saves, start, capped, &mut step));
             }
             return Played::Over(capped);
@@ -265,16 +248,14 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     }
 }
 
-/// Whether a seat in the game holds fewer cards in hand than the rules' hand or has an empty
-/// stack: its next battle is the table battle's, not the ring's.
-fn needs_draw(r: &Rules, s: &Seats) -> bool {
-    seats(s.in_game).any(|p| usize::from(s.hand_len[p]) < r.hand || s.l[p] == 0)
-}
-
-/// Whether a seat in the game holds fewer than the two cards of a battle with a prize: its
-/// next battle is the table battle's, not the ring's.
-fn short_of_prize(s: &Seats) -> bool {
-    seats(s.in_game).any(|p| s.l[p] < 2)
+/// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
+/// holds fewer cards in its stack than the battle takes from there (a prize and a face-up
+/// card, or with hands a prize and the card that refills the hand), or with hands fewer
+/// cards in hand than the rules' hand.
+fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats) -> bool {
+    let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
+    need > 0
+        && seats(s.in_game).any(|p| s.l[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
 }
 
 /// One leg of the [`ring`]: plain battles on lanes ([`plain_any`]) until one is not, then that
@@ -359,16 +340,18 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// The replays of the ring's loop detection ([`cycle::finish_loop_after`],
 /// [`cycle::past_cap`]): a battle at a time by the table [`battle`], and long stretches on the
 /// ring's lanes, as the first pass played them.
-struct Replay<'a, const N: usize, const PRIZE: bool> {
+struct Replay<'a, const N: usize, const PRIZE: bool, const HANDS: bool> {
     r: &'a Rules,
     t: &'a mut Scratch,
     rng: &'a mut GameRng,
     shape: Shape,
 }
 
-impl<const N: usize, const PRIZE: bool> cycle::Step<Seats> for Replay<'_, N, PRIZE> {
+impl<const N: usize, const PRIZE: bool, const HANDS: bool> cycle::Step<Seats>
+    for Replay<'_, N, PRIZE, HANDS>
+{
     fn step(&mut self, s: &mut Seats, tally: &mut Tally, _: bool) -> Option<End> {
-        battle::<N, PRIZE, false>(self.r, self.t, s, tally, self.rng)
+        battle::<N, PRIZE, HANDS>(self.r, self.t, s, tally, self.rng)
     }
 
     fn leap(&mut self, s: &mut Seats, tally: &mut Tally, to: u64) {
@@ -378,13 +361,13 @@ impl<const N: usize, const PRIZE: bool> cycle::Step<Seats> for Replay<'_, N, PRI
             ..self.shape
         };
         while tally.battles < to {
-            if PRIZE && short_of_prize(s) {
+            if off_ring::<PRIZE, HANDS>(self.r, s) {
                 self.step(s, tally, false);
                 continue;
             }
             let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
             let (_, end) =
-                leg::<N, PRIZE, false>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
+                leg::<N, PRIZE, HANDS>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
             debug_assert!(end.is_none(), "a replayed battle cannot end the game");
         }
     }
@@ -430,6 +413,9 @@ struct Shape {
     /// the pile is shuffled first.
     two_pile: bool,
     shuffles: bool,
+    /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
+    /// falls below it.
+    speed: Option<u64>,
 }
 
 impl Shape {
@@ -530,14 +516,16 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     }
     macro_rules! pair {
         ($policy:path; $pick:path, $ordered:literal) => {
-            pair_hands::<{ $policy }, { $pick }, $ordered>(r, rng, s, shape, seat, run, hands)
+            pair_hands::<PRIZE, { $policy }, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail,
+            )
         };
     }
     debug_assert!(
         (2..=4).contains(&seated),
         "a game with one seat in has ended"
     );
-    if !PRIZE && HANDS && seated == 2 {
+    if HANDS && seated == 2 {
         let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
         return match p0 {
             _ if p0 != p1 => compiled!(shape, pair!(policy::MIXED)),
@@ -569,8 +557,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
 /// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
-/// lane `i`'s in word `i`) and refills the slot from its stack, as long as every stack has a
-/// card. With `TWO` piles (no prize, no hands), won
+/// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
+/// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize, no hands), won
 /// cards go onto the won piles (`wons`), and a stack that has run out turns its won pile over
 /// at the start of the next battle ([`turn_over_lanes`]), where the general draw would.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
@@ -633,6 +621,11 @@ fn plain_run<
     let rng = &mut g;
     // The leader's lane once it is known to be among the seats holding the most cards (then
     // `leader` is not kept up to date), `M` until then.
+    // Seat 0 grabs where the rules have speed and it is in the game, as lane 0.
+    let (grabs, threshold) = (
+        shape.speed.is_some() && seat[0] == 0,
+        shape.speed.unwrap_or(0),
+    );
     let mut lead = (0..M)
         .find(|&i| {
             let total = |i: usize| ((lens + wons) >> (16 * i)) as usize & LANE;
@@ -651,11 +644,19 @@ fn plain_run<
             // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
             let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
             if PRIZE {
-                // The top card is the prize, the one under it turned up.
+                // The top card is the prize, the one under it turned up (or, with hands, put
+                // into the hand in place of the card played).
                 // SAFETY: as above, the position masked into the stretch.
                 let next = u64::from(unsafe { *buf.get_unchecked(b + ((pos + 1) & mask)) });
                 prs |= top << (8 * i);
-                ups |= next << (8 * i);
+                let up = if HANDS {
+                    let up;
+                    (up, words[i]) = draw_up(r, policy[i], hand, words[i], next, rng);
+                    up
+                } else {
+                    next
+                };
+                ups |= up << (8 * i);
             } else if HANDS {
                 let up;
                 (up, words[i]) = draw_up(r, policy[i], hand, words[i], top, rng);
@@ -668,6 +669,12 @@ fn plain_run<
         heads = (heads + moved) & wrap;
         lens -= moved;
         let best = best_lane::<M, ORDERED>(r, ups);
+        // The grab's draw comes after the face-up cards, as in the table battle.
+        let best = if grabs && rng.next_u64() < threshold {
+            1
+        } else {
+            best
+        };
         if best & (best - 1) != 0 {
             let (mut tied, mut prize, mut up) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
             for (i, &p) in seat.iter().enumerate().take(M) {
@@ -747,8 +754,7 @@ fn plain_run<
             let leader = if lead < M { seat[lead] as u8 } else { leader };
             !unique || leader == (seat_bytes >> (8 * now)) as u8
         });
-        // Hands are on the ring only where no loop is looked for (`ring`).
-        if !HANDS && shape.cycles {
+        if shape.cycles {
             // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
             trail[battles as usize % TRAIL] = lens as u8;
             lam += 1;
@@ -796,14 +802,15 @@ mod policy {
 /// (both seats', or `MIXED`), the pick-up order `PICK` and whether the ranking is `ORDERED`
 /// compiled in. The general run spends most of a hand battle moving its state between
 /// registers and the stack (its loops over the lanes and the policy chosen per card); two
-/// hands, two heads and the generator fit in registers. Where both seats play a random card
-/// under an ordered ranking and no ending counts cards, blocks of up to 16 battles go to the
+/// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
+/// is the prize and the one under it refills the hand. Where both seats play a random card
+/// under an ordered ranking, without a prize, and no ending counts cards, blocks of up to 16 battles go to the
 /// block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the
 /// leader agrees with the stacks (a leader that is out of the game, or no leader while the
 /// stacks differ, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
-fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
+fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED: bool>(
     r: &Rules,
     rng_out: &mut GameRng,
     s: &mut Seats,
@@ -811,17 +818,20 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
     seat: &[usize; MAX_PLAYERS],
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
+    trail: &mut [u8],
 ) -> Stop {
-    debug_assert!(
-        !shape.cycles,
-        "hands on the ring only without loop detection"
-    );
-    // Random hands under an ordered ranking, with no ending that counts cards: blocks of
-    // battles with the block loop's vector code, where the CPU has it.
+    // Random hands under an ordered ranking, without a prize or an ending that counts cards:
+    // blocks of battles with the block loop's vector code, where the CPU has it. (A random
+    // pick is never deterministic: no loop is looked for there.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
-    let blocks = POLICY == policy::RANDOM && ORDERED && !shape.counted && s.vectors();
+    let blocks = !PRIZE
+        && POLICY == policy::RANDOM
+        && ORDERED
+        && !shape.counted
+        && shape.speed.is_none()
+        && s.vectors();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
     let buf = &mut s.buf_mut()[..];
@@ -838,6 +848,10 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         mut battles,
         mut leader,
         mut changes,
+        mut lam,
+        power,
+        tort,
+        tort_tops,
         ..
     } = *run;
     let hand = r.hand;
@@ -848,6 +862,10 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         [policy_of(POLICY); 2]
     };
     let mut words = [hands[0], hands[1]];
+    let (grabs, threshold) = (
+        shape.speed.is_some() && seat[0] == 0,
+        shape.speed.unwrap_or(0),
+    );
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     let stop = loop {
@@ -933,30 +951,62 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
                 u64::from(*buf.get_unchecked(base[1] + h1)),
             )
         };
-        let (up0, word0) = draw_up(r, policies[0], hand, words[0], top0, &mut g);
-        let (up1, word1) = draw_up(r, policies[1], hand, words[1], top1, &mut g);
+        // With a prize, the top card is the prize and the one under it refills the hand.
+        let (fill0, fill1) = if PRIZE {
+            // SAFETY: as above, the positions masked into the stretches.
+            unsafe {
+                (
+                    u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
+                    u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
+                )
+            }
+        } else {
+            (top0, top1)
+        };
+        let (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
+        let (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
         words = [word0, word1];
         let ups = up0 | up1 << 8;
-        heads = (heads + BOTH) & wrap;
-        lens -= BOTH;
+        let moved = if PRIZE { 2 * BOTH } else { BOTH };
+        heads = (heads + moved) & wrap;
+        lens -= moved;
         let best = best_lane::<2, ORDERED>(r, ups);
+        let best = if grabs && g.next_u64() < threshold {
+            1
+        } else {
+            best
+        };
         if best == 0b11 {
-            let mut up = [0u8; MAX_PLAYERS];
+            let (mut prize, mut up) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+            if PRIZE {
+                prize[seat[0]] = top0 as u8;
+                prize[seat[1]] = top1 as u8;
+            }
             up[seat[0]] = up0 as u8;
             up[seat[1]] = up1 as u8;
             break Stop::Tie {
                 tied: 1 << seat[0] | 1 << seat[1],
-                prize: [0; MAX_PLAYERS],
+                prize,
                 up,
             };
         }
         // Lane 1 won if its bit is the one set.
         let w = usize::from(best >> 1);
-        let cards = order::<2, PICK>(&mut g, ups, w);
+        let (cards, k) = if PRIZE {
+            let prs = top0 | top1 << 8;
+            (
+                order_prize::<2, PICK>(&mut g, prs, ups, w, shape.layered),
+                4,
+            )
+        } else {
+            (order::<2, PICK>(&mut g, ups, w), 2)
+        };
         // SAFETY: both stretches lie in `buf` (asserted).
-        unsafe { put_under(buf, base[w], cap, heads, lens, &mut lens, w, cards, 2) };
+        unsafe { put_under(buf, base[w], cap, heads, lens, &mut lens, w, cards, k) };
+        // A stack that cannot refill the hand (after a prize) stops the run.
         let (l0, l1) = (lens & LANE as u64, (lens >> 16) & LANE as u64);
-        if l0 == 0 || l1 == 0 || shape.may_end::<2>(lens, battles) {
+        let need = 1 + u64::from(PRIZE);
+        if l0 < need || l1 < need || shape.may_end::<2>(lens, battles) {
             break Stop::Check(seat[w]);
         }
         // `Tally::note_leader` for two seats: the one holding more leads (hands are full and
@@ -972,6 +1022,15 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
         };
         changes += u64::from(leader != NONE && now != leader);
         leader = now;
+        if shape.cycles {
+            // As in `plain_run`: the replay's hint, and Brent's count against the saved
+            // position (its hands compared by `ring` only where lengths and tops match).
+            trail[battles as usize % TRAIL] = lens as u8;
+            lam += 1;
+            if lam == power || lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
+                break Stop::Look;
+            }
+        }
         if battles >= shape.cap {
             break Stop::Look;
         }
@@ -985,6 +1044,7 @@ fn pair_hands<const POLICY: u8, const PICK: u8, const ORDERED: bool>(
     run.battles = battles;
     run.leader = leader;
     run.changes = changes;
+    run.lam = lam;
     stop
 }
 

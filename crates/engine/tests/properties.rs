@@ -525,9 +525,9 @@ fn loops_and_caps_agree_whatever_the_first_save() {
     }
 }
 
-/// Hands on the table loop (on its ring where no loop is looked for, battle by battle where
-/// one is or with a prize): every seat count, every policy and mixed policies, hands of 1 to 8
-/// cards, with and without a prize, with short war rules and endings that count cards; the
+/// Hands on the table loop (on its ring, with loop detection, a prize or speed; battle by
+/// battle with two piles): every seat count, every policy and mixed policies, hands of 1 to 8
+/// cards, with and without a prize, with speed, short war rules and endings that count cards; the
 /// general loop's games. Among the
 /// deterministic policies' games are games that loop and games capped (whose loop is looked
 /// for past the cap).
@@ -559,6 +559,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 ("pile", "two-pile"),
                 ("min_cards", "4"),
                 ("battle_limit", "120"),
+                ("speed", "0.3"),
             ] {
                 let policies: Vec<&str> = policy.split(',').collect();
                 let seats: usize = players.parse().unwrap();
