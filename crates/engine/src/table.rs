@@ -250,8 +250,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 
 /// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
 /// holds fewer cards in its stack than the battle takes from there (a prize and a face-up
-/// card, or with hands a prize and the card that refills the hand), or with hands fewer
-/// cards in hand than the rules' hand.
+/// card; with hands the card that refills the hand, after the prize if there is one), or
+/// with hands fewer cards in hand than the rules' hand.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats) -> bool {
     let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
     need > 0
@@ -619,13 +619,13 @@ fn plain_run<
     // in registers for the whole run rather than go through memory at every draw.
     let mut g = rng_out.clone();
     let rng = &mut g;
-    // The leader's lane once it is known to be among the seats holding the most cards (then
-    // `leader` is not kept up to date), `M` until then.
     // Seat 0 grabs where the rules have speed and it is in the game, as lane 0.
     let (grabs, threshold) = (
         shape.speed.is_some() && seat[0] == 0,
         shape.speed.unwrap_or(0),
     );
+    // The leader's lane once it is known to be among the seats holding the most cards (then
+    // `leader` is not kept up to date), `M` until then.
     let mut lead = (0..M)
         .find(|&i| {
             let total = |i: usize| ((lens + wons) >> (16 * i)) as usize & LANE;
@@ -804,8 +804,8 @@ mod policy {
 /// registers and the stack (its loops over the lanes and the policy chosen per card); two
 /// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
 /// is the prize and the one under it refills the hand. Where both seats play a random card
-/// under an ordered ranking, without a prize, and no ending counts cards, blocks of up to 16 battles go to the
-/// block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the
+/// under an ordered ranking, without a prize or speed, and no ending counts cards, blocks of
+/// up to 16 battles go to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the
 /// leader agrees with the stacks (a leader that is out of the game, or no leader while the
 /// stacks differ, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
@@ -820,8 +820,8 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
     hands: &mut [u64; MAX_PLAYERS],
     trail: &mut [u8],
 ) -> Stop {
-    // Random hands under an ordered ranking, without a prize or an ending that counts cards:
-    // blocks of battles with the block loop's vector code, where the CPU has it. (A random
+    // Random hands under an ordered ranking, without a prize, speed or an ending that counts
+    // cards: blocks of battles with the block loop's vector code, where the CPU has it. (A random
     // pick is never deterministic: no loop is looked for there.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;

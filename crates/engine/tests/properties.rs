@@ -533,7 +533,7 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 /// for past the cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
-    let (mut compared, mut looped, mut capped) = (0, 0, 0);
+    let (mut compared, mut looped, mut capped, mut prize_looped) = (0, 0, 0, 0);
     for players in ["2", "3", "4"] {
         for (hand, policy) in [
             ("3", "random"),
@@ -559,7 +559,6 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 ("pile", "two-pile"),
                 ("min_cards", "4"),
                 ("battle_limit", "120"),
-                ("speed", "0.3"),
             ] {
                 let policies: Vec<&str> = policy.split(',').collect();
                 let seats: usize = players.parse().unwrap();
@@ -570,11 +569,14 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 };
                 // A cap of 300 battles stops many games before their loop is found; a prize
                 // comes from the stack before each pick from the hand.
-                for (cap, prize) in [
-                    ("20000", "false"),
-                    ("300", "false"),
-                    ("20000", "true"),
-                    ("300", "true"),
+                // Speed with every case: seat 0's grab drawn after the picks.
+                for (cap, prize, speed) in [
+                    ("20000", "false", "none"),
+                    ("300", "false", "none"),
+                    ("20000", "true", "none"),
+                    ("300", "true", "none"),
+                    ("20000", "false", "0.3"),
+                    ("20000", "true", "0.3"),
                 ] {
                     let rules = Rules::from_pairs([
                         ("players", players),
@@ -582,6 +584,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                         ("hand_policy", policy.as_str()),
                         extra,
                         ("prize", prize),
+                        ("speed", speed),
                         ("safety_cap", cap),
                     ]);
                     let Ok(rules) = rules else { continue };
@@ -592,18 +595,25 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                     if rules.detects_cycles() {
                         let mut engine = Engine::new(&rules);
                         for &g in &games {
-                            match engine.play(g).end {
+                            let end = engine.play(g).end;
+                            match end {
                                 EndReason::Cycle => looped += 1,
                                 EndReason::Capped => capped += 1,
                                 _ => {}
                             }
+                            // Loops with a prize: the inline detection with both.
+                            let prize = rules.options().prize;
+                            prize_looped += u32::from(prize && end == EndReason::Cycle);
                         }
                     }
                 }
             }
         }
     }
-    eprintln!("hand rule sets compared: {compared}; games looped {looped}, capped {capped}");
+    eprintln!(
+        "hand rule sets compared: {compared}; games looped {looped} ({prize_looped} with a \
+         prize), capped {capped}"
+    );
     // Where the CPU has the block loop's vector code, the table loop's random hands of two
     // seats used it (the comparisons above ran it, or only the battle-by-battle loop).
     let classic = Rules::from_pairs([("players", "2")]).unwrap();
@@ -627,8 +637,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 400, "{compared}");
     assert!(
-        looped >= 10 && capped >= 10,
-        "looped {looped}, capped {capped}"
+        looped >= 10 && capped >= 10 && prize_looped >= 5,
+        "looped {looped} ({prize_looped} with a prize), capped {capped}"
     );
 }
 
