@@ -4,13 +4,13 @@
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables (two piles only without a prize or hands) run as the [`ring`], battle
-//! after battle on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]),
-//! with Brent's loop detection inline where the rules are deterministic. A tie is a war on the rings
+//! tables (two piles only without a prize or hands) run as the [`ring`], battle after battle
+//! on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's
+//! loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
-//! short stacks and `on_empty = lose` are the general
-//! [`battle`](general::battle) on the same seats. Once two seats are left, the engine may take
-//! the game over for the two-seat loops ([`Played::LastTwo`]).
+//! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
+//! seats. Once two seats are left, the engine may take the game over for the two-seat loops
+//! ([`Played::LastTwo`]).
 
 use crate::cycle::{self, Position, Saves, TRAIL};
 use crate::general;
@@ -138,14 +138,13 @@ enum Stop {
 /// from it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the
 /// prize where there is one); two piles without a prize or hands, a stack that runs out
 /// turning its won pile over in the run; under `speed`, seat 0's grab drawn after the face-up
-/// cards. Runs of plain battles are [`plain_run`]'s (two
-/// seats with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
-/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
-/// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
-/// run stops after the battle that leaves a stack that short) to [`battle`] itself. Loops are found with Brent's
-/// algorithm as [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`]
-/// battles, and a position compared in full only when its stack lengths and top cards match
-/// the saved one's.
+/// cards. Runs of plain battles are [`plain_run`]'s (two seats with hands: [`pair_hands`]'),
+/// on lanes in registers; wars and endings go to the [`battle`]'s own [`tie`] and
+/// [`general::after`], and a battle where a hand is not full or cannot be refilled, or a seat
+/// cannot give a prize and turn up a card ([`off_ring`]; the run stops after the battle that
+/// leaves a stack that short) to [`battle`] itself. Loops are found with Brent's algorithm as
+/// [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a
+/// position compared in full only when its stack lengths and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -419,6 +418,16 @@ struct Shape {
 }
 
 impl Shape {
+    /// Seat 0's grab under `speed` in a run whose lanes are the seats `seat`: whether the run
+    /// draws for it (seat 0 is in the game, as lane 0) and the threshold the draw must fall
+    /// below.
+    fn grab(&self, seat: &[usize; MAX_PLAYERS]) -> (bool, u64) {
+        (
+            self.speed.is_some() && seat[0] == 0,
+            self.speed.unwrap_or(0),
+        )
+    }
+
     /// Whether an ending that counts cards may have come after the `battles`-th battle, with
     /// the first `M` lanes of `counts` (16 bits each) the seats' cards outside their hands.
     #[inline(always)]
@@ -619,11 +628,7 @@ fn plain_run<
     // in registers for the whole run rather than go through memory at every draw.
     let mut g = rng_out.clone();
     let rng = &mut g;
-    // Seat 0 grabs where the rules have speed and it is in the game, as lane 0.
-    let (grabs, threshold) = (
-        shape.speed.is_some() && seat[0] == 0,
-        shape.speed.unwrap_or(0),
-    );
+    let (grabs, threshold) = shape.grab(seat);
     // The leader's lane once it is known to be among the seats holding the most cards (then
     // `leader` is not kept up to date), `M` until then.
     let mut lead = (0..M)
@@ -805,9 +810,9 @@ mod policy {
 /// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
 /// is the prize and the one under it refills the hand. Where both seats play a random card
 /// under an ordered ranking, without a prize or speed, and no ending counts cards, blocks of
-/// up to 16 battles go to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the
-/// leader agrees with the stacks (a leader that is out of the game, or no leader while the
-/// stacks differ, is first settled by a battle here).
+/// up to 16 battles go to the block loop's [`random_hands`](crate::block::random_hands) on
+/// CPUs with AVX-512, while the leader agrees with the stacks (a leader that is out of the
+/// game, or no leader while the stacks differ, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED: bool>(
@@ -821,8 +826,8 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
     trail: &mut [u8],
 ) -> Stop {
     // Random hands under an ordered ranking, without a prize, speed or an ending that counts
-    // cards: blocks of battles with the block loop's vector code, where the CPU has it. (A random
-    // pick is never deterministic: no loop is looked for there.)
+    // cards: blocks of battles with the block loop's vector code, where the CPU has it. (A
+    // random pick is never deterministic: no loop is looked for there.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
@@ -862,10 +867,7 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
         [policy_of(POLICY); 2]
     };
     let mut words = [hands[0], hands[1]];
-    let (grabs, threshold) = (
-        shape.speed.is_some() && seat[0] == 0,
-        shape.speed.unwrap_or(0),
-    );
+    let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     let stop = loop {
