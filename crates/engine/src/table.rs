@@ -4,7 +4,7 @@
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables (two piles only without a prize or hands) run as the [`ring`], battle after battle
+//! tables (two piles only without a prize) run as the [`ring`], battle after battle
 //! on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's
 //! loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
@@ -78,9 +78,9 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     last_two: bool,
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    // Two piles are on the ring without a prize or hands (`plain` leaves out `on_empty =
-    // lose`): a stack that runs out turns its won pile over in the run.
-    let piles_fit = r.two_pile.is_none() || !PRIZE && !HANDS;
+    // Two piles are on the ring without a prize (`plain` leaves out `on_empty = lose`): a
+    // stack that runs out turns its won pile over in the run.
+    let piles_fit = r.two_pile.is_none() || !PRIZE;
     if piles_fit && s.cap() <= LANES_RING {
         // Hands stay at the table to the end: the two-seat loops have none.
         let last_two = last_two && !HANDS;
@@ -134,17 +134,17 @@ enum Stop {
     Look,
 }
 
-/// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize
-/// from it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the
-/// prize where there is one); two piles without a prize or hands, a stack that runs out
-/// turning its won pile over in the run; under `speed`, seat 0's grab drawn after the face-up
-/// cards. Runs of plain battles are [`plain_run`]'s (two seats with hands: [`pair_hands`]'),
-/// on lanes in registers; wars and endings go to the [`battle`]'s own [`tie`] and
+/// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from it,
+/// with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize where
+/// there is one); two piles without a prize, a stack that runs out turning its won pile over in the
+/// run (with hands, at the refill after the seat's pick); under `speed`, seat 0's grab drawn after
+/// the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats with hands:
+/// [`pair_hands`]'), on lanes in registers; wars and endings go to the [`battle`]'s own [`tie`] and
 /// [`general::after`], and a battle where a hand is not full or cannot be refilled, or a seat
-/// cannot give a prize and turn up a card ([`off_ring`]; the run stops after the battle that
-/// leaves a stack that short) to [`battle`] itself. Loops are found with Brent's algorithm as
-/// [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a
-/// position compared in full only when its stack lengths and top cards match the saved one's.
+/// cannot give a prize and turn up a card ([`off_ring`]; the run stops after the battle that leaves
+/// a stack that short) to [`battle`] itself. Loops are found with Brent's algorithm as
+/// [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a position
+/// compared in full only when its stack lengths and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -248,13 +248,15 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 }
 
 /// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
-/// holds fewer cards in its stack than the battle takes from there (a prize and a face-up
-/// card; with hands the card that refills the hand, after the prize if there is one), or
-/// with hands fewer cards in hand than the rules' hand.
+/// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
+/// hands the card that refills the hand, after the prize if there is one; under two piles,
+/// which come without a prize, its won pile counts: the ring turns it over), or with hands
+/// fewer cards in hand than the rules' hand.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats) -> bool {
     let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
     need > 0
-        && seats(s.in_game).any(|p| s.l[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
+        && seats(s.in_game)
+            .any(|p| s.l[p] + s.m[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
 }
 
 /// One leg of the [`ring`]: plain battles on lanes ([`plain_any`]) until one is not, then that
@@ -515,17 +517,24 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             )
         };
     }
-    // Two piles come without a prize or hands (`run_with`).
+    // Two piles come without a prize (`run_with`).
     macro_rules! piles {
         ($m:literal; $pick:path, $ordered:literal) => {
-            plain_run::<$m, false, false, true, { $pick }, $ordered>(
+            plain_run::<$m, false, HANDS, true, { $pick }, $ordered>(
                 r, rng, s, shape, seat, run, hands, trail,
             )
         };
     }
     macro_rules! pair {
         ($policy:path; $pick:path, $ordered:literal) => {
-            pair_hands::<PRIZE, { $policy }, { $pick }, $ordered>(
+            pair_hands::<PRIZE, false, { $policy }, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail,
+            )
+        };
+    }
+    macro_rules! pair_piles {
+        ($policy:path; $pick:path, $ordered:literal) => {
+            pair_hands::<false, true, { $policy }, { $pick }, $ordered>(
                 r, rng, s, shape, seat, run, hands, trail,
             )
         };
@@ -534,6 +543,11 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         (2..=4).contains(&seated),
         "a game with one seat in has ended"
     );
+    // Two piles with hands run with the policies read per run (`MIXED`): one instance per
+    // policy more would not pay for itself.
+    if HANDS && seated == 2 && !PRIZE && shape.two_pile {
+        return compiled!(shape, pair_piles!(policy::MIXED));
+    }
     if HANDS && seated == 2 {
         let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
         return match p0 {
@@ -544,7 +558,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
         };
     }
-    if !PRIZE && !HANDS && shape.two_pile {
+    if !PRIZE && shape.two_pile {
         return match seated {
             2 => compiled!(shape, piles!(2)),
             3 => compiled!(shape, piles!(3)),
@@ -567,9 +581,10 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
 /// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
-/// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize, no hands), won
-/// cards go onto the won piles (`wons`), and a stack that has run out turns its won pile over
-/// at the start of the next battle ([`turn_over_lanes`]), where the general draw would.
+/// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize), won cards go
+/// onto the won piles (`wons`), and a stack that has run out turns its won pile over where
+/// the general draw would: at the start of the next battle ([`turn_over_lanes`]), or with
+/// hands at the refill after the seat's pick ([`turn_over_for_refill`]).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn plain_run<
@@ -638,7 +653,8 @@ fn plain_run<
         })
         .unwrap_or(M);
     let stop = loop {
-        if TWO && has_zero_lane(lens | pad) {
+        // (With hands, a stack turns its pile over at the refill, after the seat's pick.)
+        if TWO && !HANDS && has_zero_lane(lens | pad) {
             let (h, l, w) = (&mut heads, &mut lens, &mut wons);
             shuffled += turn_over_lanes::<M>(buf, &base, cap, h, l, w, shape.shuffles, rng);
         }
@@ -663,8 +679,19 @@ fn plain_run<
                 };
                 ups |= up << (8 * i);
             } else if HANDS {
+                let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
+                let top = if TWO {
+                    let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                    shuffled += turn_over_for_refill(buf, b, cap, i, h, l, w, shape.shuffles, rng);
+                    // SAFETY: as above, the position masked into the stretch.
+                    u64::from(unsafe {
+                        *buf.get_unchecked(b + ((heads >> (16 * i)) as usize & mask))
+                    })
+                } else {
+                    top
+                };
                 let up;
-                (up, words[i]) = draw_up(r, policy[i], hand, words[i], top, rng);
+                (up, words[i]) = refill(words[i], slot, top);
                 ups |= up << (8 * i);
             } else {
                 ups |= top << (8 * i);
@@ -808,14 +835,22 @@ mod policy {
 /// compiled in. The general run spends most of a hand battle moving its state between
 /// registers and the stack (its loops over the lanes and the policy chosen per card); two
 /// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
-/// is the prize and the one under it refills the hand. Where both seats play a random card
-/// under an ordered ranking, without a prize or speed, and no ending counts cards, blocks of
-/// up to 16 battles go to the block loop's [`random_hands`](crate::block::random_hands) on
-/// CPUs with AVX-512, while the leader agrees with the stacks (a leader that is out of the
-/// game, or no leader while the stacks differ, is first settled by a battle here).
+/// is the prize and the one under it refills the hand. With `TWO` piles (no prize), won cards
+/// go onto the won piles, and a seat's stack that has run out is turned over at its refill,
+/// after its pick. Where both seats play a random card under an ordered ranking, with one
+/// pile, without a prize or speed, and no ending counts cards, blocks of up to 16 battles go
+/// to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512,
+/// while the leader agrees with the stacks (a leader that is out of the game, or no leader
+/// while the stacks differ, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
-fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED: bool>(
+fn pair_hands<
+    const PRIZE: bool,
+    const TWO: bool,
+    const POLICY: u8,
+    const PICK: u8,
+    const ORDERED: bool,
+>(
     r: &Rules,
     rng_out: &mut GameRng,
     s: &mut Seats,
@@ -825,9 +860,9 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
     hands: &mut [u64; MAX_PLAYERS],
     trail: &mut [u8],
 ) -> Stop {
-    // Random hands under an ordered ranking, without a prize, speed or an ending that counts
-    // cards: blocks of battles with the block loop's vector code, where the CPU has it. (A
-    // random pick is never deterministic: no loop is looked for there.)
+    // Random hands under an ordered ranking, without a prize, speed, two piles or an ending
+    // that counts cards: blocks of battles with the block loop's vector code, where the CPU
+    // has it. (A random pick is never deterministic: no loop is looked for there.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
@@ -836,6 +871,7 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
         && ORDERED
         && !shape.counted
         && shape.speed.is_none()
+        && !TWO
         && s.vectors();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -850,6 +886,8 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
     let Run {
         mut heads,
         mut lens,
+        mut wons,
+        mut shuffled,
         mut battles,
         mut leader,
         mut changes,
@@ -857,8 +895,9 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
         power,
         tort,
         tort_tops,
-        ..
     } = *run;
+    debug_assert!(!PRIZE || !TWO, "two piles come without a prize");
+    debug_assert_eq!(TWO, shape.two_pile);
     let hand = r.hand;
     debug_assert!((1..=8).contains(&hand));
     let policies = if POLICY == policy::MIXED {
@@ -945,29 +984,49 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
             }
         }
         battles += 1;
-        let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
-        // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
-        let (top0, top1) = unsafe {
-            (
-                u64::from(*buf.get_unchecked(base[0] + h0)),
-                u64::from(*buf.get_unchecked(base[1] + h1)),
-            )
-        };
-        // With a prize, the top card is the prize and the one under it refills the hand.
-        let (fill0, fill1) = if PRIZE {
-            // SAFETY: as above, the positions masked into the stretches.
-            unsafe {
-                (
-                    u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
-                    u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
-                )
+        let (top0, top1, up0, up1);
+        if TWO {
+            // Each seat picks its card, then refills the slot from its stack, which turns its
+            // won pile over first where it has run out (the general draw's order).
+            let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
+            for (i, &b) in base.iter().enumerate() {
+                let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                shuffled += turn_over_for_refill(buf, b, cap, i, h, l, m, shape.shuffles, &mut g);
+                let at = (heads >> (16 * i)) as usize & mask;
+                // SAFETY: the position masked into the stretch `b .. b + cap`, which lies in
+                // `buf` (asserted).
+                top[i] = u64::from(unsafe { *buf.get_unchecked(b + at) });
+                (ups[i], words[i]) = refill(words[i], slot, top[i]);
             }
+            [top0, top1] = top;
+            [up0, up1] = ups;
         } else {
-            (top0, top1)
-        };
-        let (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
-        let (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
-        words = [word0, word1];
+            let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
+            // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
+            (top0, top1) = unsafe {
+                (
+                    u64::from(*buf.get_unchecked(base[0] + h0)),
+                    u64::from(*buf.get_unchecked(base[1] + h1)),
+                )
+            };
+            // With a prize, the top card is the prize and the one under it refills the hand.
+            let (fill0, fill1) = if PRIZE {
+                // SAFETY: as above, the positions masked into the stretches.
+                unsafe {
+                    (
+                        u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
+                        u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
+                    )
+                }
+            } else {
+                (top0, top1)
+            };
+            let (word0, word1);
+            (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
+            (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
+            words = [word0, word1];
+        }
         let ups = up0 | up1 << 8;
         let moved = if PRIZE { 2 * BOTH } else { BOTH };
         heads = (heads + moved) & wrap;
@@ -1003,18 +1062,35 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
         } else {
             (order::<2, PICK>(&mut g, ups, w), 2)
         };
+        // The won cards go under the stack, or under two piles onto the won pile (`wons` is
+        // zero with one pile).
+        let mut grown = if TWO { wons } else { lens };
         // SAFETY: both stretches lie in `buf` (asserted).
-        unsafe { put_under(buf, base[w], cap, heads, lens, &mut lens, w, cards, k) };
-        // A stack that cannot refill the hand (after a prize) stops the run.
-        let (l0, l1) = (lens & LANE as u64, (lens >> 16) & LANE as u64);
+        unsafe {
+            put_under(
+                buf,
+                base[w],
+                cap,
+                heads,
+                lens + wons,
+                &mut grown,
+                w,
+                cards,
+                k,
+            )
+        };
+        (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
+        // A seat that cannot refill its hand (after a prize) stops the run.
+        let totals = lens + wons;
+        let (l0, l1) = (totals & LANE as u64, (totals >> 16) & LANE as u64);
         let need = 1 + u64::from(PRIZE);
-        if l0 < need || l1 < need || shape.may_end::<2>(lens, battles) {
+        if l0 < need || l1 < need || shape.may_end::<2>(totals, battles) {
             break Stop::Check(seat[w]);
         }
-        // `Tally::note_leader` for two seats: the one holding more leads (hands are full and
-        // the same size, so stacks decide), and on equal counts the lead stays. A change is
-        // counted whenever a leader there was gives way (to the other seat: a leader that is
-        // out of the game lasts only while the two are level).
+        // `Tally::note_leader` for two seats: the one holding more leads (hands are full and the
+        // same size, so the cards outside them decide), and on equal counts the lead stays. A
+        // change is counted whenever a leader there was gives way (to the other seat: a leader that
+        // is out of the game lasts only while the two are level).
         let now = if l0 > l1 {
             seat_bytes as u8
         } else if l1 > l0 {
@@ -1043,6 +1119,8 @@ fn pair_hands<const PRIZE: bool, const POLICY: u8, const PICK: u8, const ORDERED
     *rng_out = g;
     run.heads = heads;
     run.lens = lens;
+    run.wons = wons;
+    run.shuffled = shuffled;
     run.battles = battles;
     run.leader = leader;
     run.changes = changes;
@@ -1063,6 +1141,13 @@ fn draw_up(
     rng: &mut GameRng,
 ) -> (u64, u64) {
     let slot = r.choose_by(policy, &word.to_le_bytes()[..hand], rng);
+    refill(word, slot, top)
+}
+
+/// The card in slot `slot` of the hand `word`, and the hand after, the slot refilled with
+/// `top`.
+#[inline(always)]
+fn refill(word: u64, slot: usize, top: u64) -> (u64, u64) {
     let at = 8 * slot as u32;
     ((word >> at) & 0xFF, word & !(0xFF << at) | top << at)
 }
@@ -1278,26 +1363,67 @@ fn turn_over_lanes<const M: usize>(
     shuffles: bool,
     rng: &mut GameRng,
 ) -> u64 {
-    let lane = LANE as u64;
     let mut shuffled = 0;
     for (i, &b) in base.iter().enumerate() {
-        let sh = 16 * i;
-        if (*lens >> sh) & lane != 0 {
-            continue;
-        }
-        let len = (*wons >> sh) & lane;
-        debug_assert!(len > 0, "a seat out of cards is not a lane");
-        *lens |= len << sh;
-        *wons &= !(lane << sh);
-        if shuffles {
-            shuffled += 1;
-            let start = (*heads >> sh) as usize & (cap - 1);
-            if shuffle_pile(&mut buf[b..b + cap], start, len as usize, rng) {
-                *heads &= !(lane << sh);
-            }
+        if (*lens >> (16 * i)) & LANE as u64 == 0 {
+            shuffled += turn_over_lane(buf, b, cap, i, heads, lens, wons, shuffles, rng);
         }
     }
     shuffled
+}
+
+/// With hands under two piles, lane `i`'s refill: where its stack has run out, its won pile
+/// is turned over ([`turn_over_lane`]) now, after the seat's pick, as the general draw turns
+/// it over (under `on_empty = shuffle` the draws come in that order). Returns the piles
+/// shuffled.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(always)]
+fn turn_over_for_refill(
+    buf: &mut [u8],
+    b: usize,
+    cap: usize,
+    i: usize,
+    heads: &mut u64,
+    lens: &mut u64,
+    wons: &mut u64,
+    shuffles: bool,
+    rng: &mut GameRng,
+) -> u64 {
+    if (*lens >> (16 * i)) & LANE as u64 != 0 {
+        return 0;
+    }
+    turn_over_lane(buf, b, cap, i, heads, lens, wons, shuffles, rng)
+}
+
+/// Lane `i`'s won pile, in the stretch at `b`, turned over into its empty stack, as
+/// [`Seats::turn_over`] does; returns 1 if it was shuffled.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[cold]
+#[inline(never)]
+fn turn_over_lane(
+    buf: &mut [u8],
+    b: usize,
+    cap: usize,
+    i: usize,
+    heads: &mut u64,
+    lens: &mut u64,
+    wons: &mut u64,
+    shuffles: bool,
+    rng: &mut GameRng,
+) -> u64 {
+    let (lane, sh) = (LANE as u64, 16 * i);
+    let len = (*wons >> sh) & lane;
+    debug_assert!(len > 0, "a seat out of cards is not a lane");
+    *lens |= len << sh;
+    *wons &= !(lane << sh);
+    if !shuffles {
+        return 0;
+    }
+    let start = (*heads >> sh) as usize & (cap - 1);
+    if shuffle_pile(&mut buf[b..b + cap], start, len as usize, rng) {
+        *heads &= !(lane << sh);
+    }
+    1
 }
 
 /// [`battle`] as the step that [`cycle`] plays (and replays) battle by battle.

@@ -525,12 +525,11 @@ fn loops_and_caps_agree_whatever_the_first_save() {
     }
 }
 
-/// Hands on the table loop (on its ring, with loop detection, a prize or speed; battle by
-/// battle with two piles): every seat count, every policy and mixed policies, hands of 1 to 8
-/// cards, with and without a prize, with speed, short war rules and endings that count cards; the
-/// general loop's games. Among the
-/// deterministic policies' games are games that loop and games capped (whose loop is looked
-/// for past the cap).
+/// Hands on the table loop (on its ring, with loop detection, a prize, speed or two piles with
+/// either `on_empty`): every seat count, every policy and mixed policies, hands of 1 to 8 cards,
+/// with and without a prize, with speed, short war rules and endings that count cards; the
+/// general loop's games. Among the deterministic policies' games are games that loop and games
+/// capped (whose loop is looked for past the cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
     let (mut compared, mut looped, mut capped, mut prize_looped) = (0, 0, 0, 0);
@@ -544,22 +543,24 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("1", "random"),
             ("3", "random,highest,lowest,median"),
         ] {
-            for extra in [
-                ("pickup", "shuffled"),
-                ("pickup", "rank-asc"),
-                ("pickup", "seat"),
-                ("pickup", "winner-first"),
-                ("pickup", "loser-first"),
-                ("pickup", "rank-desc"),
-                ("pickup", "played"),
-                ("decks", "8"),
-                ("short_war", "lose"),
-                ("ranking", "peasant"),
-                ("target_cards", "30"),
-                ("pile", "two-pile"),
-                ("min_cards", "4"),
-                ("battle_limit", "120"),
-            ] {
+            let extras: [&[(&str, &str)]; 15] = [
+                &[("pickup", "shuffled")],
+                &[("pickup", "rank-asc")],
+                &[("pickup", "seat")],
+                &[("pickup", "winner-first")],
+                &[("pickup", "loser-first")],
+                &[("pickup", "rank-desc")],
+                &[("pickup", "played")],
+                &[("decks", "8")],
+                &[("short_war", "lose")],
+                &[("ranking", "peasant")],
+                &[("target_cards", "30")],
+                &[("pile", "two-pile")],
+                &[("pile", "two-pile"), ("on_empty", "turn-over")],
+                &[("min_cards", "4")],
+                &[("battle_limit", "120")],
+            ];
+            for extra in extras {
                 let policies: Vec<&str> = policy.split(',').collect();
                 let seats: usize = players.parse().unwrap();
                 let policy = if policies.len() > 1 {
@@ -578,15 +579,16 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                     ("20000", "false", "0.3"),
                     ("20000", "true", "0.3"),
                 ] {
-                    let rules = Rules::from_pairs([
+                    let mut pairs = vec![
                         ("players", players),
                         ("hand", hand),
                         ("hand_policy", policy.as_str()),
-                        extra,
                         ("prize", prize),
                         ("speed", speed),
                         ("safety_cap", cap),
-                    ]);
+                    ];
+                    pairs.extend_from_slice(extra);
+                    let rules = Rules::from_pairs(pairs);
                     let Ok(rules) = rules else { continue };
                     let games: Vec<GameSeed> = (0..6).map(|g| GameSeed::new(5, 1, g)).collect();
                     let loops = every_loop_agrees(&rules, &games).unwrap();
