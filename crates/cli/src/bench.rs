@@ -202,6 +202,7 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ("players=4, prize", &[("players", "4"), ("prize", "true")]),
     ("players=3, hand=3", &[("players", "3"), ("hand", "3")]),
     ("prize, hand=3", &[("prize", "true"), ("hand", "3")]),
+    ("two-pile, hand=3", &[("pile", "two-pile"), ("hand", "3")]),
 ];
 
 /// The values `warlab bench --combos` draws rule sets from: the options that change how a
