@@ -142,7 +142,7 @@ enum Stop {
 /// [`pair_hands`]'), on lanes in registers; wars and endings go to the [`battle`]'s own [`tie`] and
 /// [`general::after`], and a battle where a hand is not full or cannot be refilled, or a seat
 /// cannot give a prize and turn up a card ([`off_ring`]; the run stops after the battle that leaves
-/// a stack that short) to [`battle`] itself. Loops are found with Brent's algorithm as
+/// a seat that short, its won pile counted under two piles) to [`battle`] itself. Loops are found with Brent's algorithm as
 /// [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a position
 /// compared in full only when its stack lengths and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
@@ -156,6 +156,12 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     cap: u64,
     last_two: bool,
 ) -> Played {
+    // `off_ring` counts a won pile as cards to play from: the ring turns it over between
+    // battles or at a refill, never between a prize and the face-up card.
+    debug_assert!(
+        !PRIZE || r.two_pile.is_none(),
+        "two piles with a prize: battle by battle"
+    );
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
     let start = tally;
@@ -497,7 +503,7 @@ macro_rules! picked {
 }
 
 /// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking; two
-/// seats with hands in [`pair_hands`], compiled for their policy too.
+/// seats with hands in [`pair_hands`], compiled for their policy too (with one pile).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 fn plain_any<const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -517,10 +523,10 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             )
         };
     }
-    // Two piles come without a prize (`run_with`).
+    // Two piles come without a prize (`run_with`); two seats with hands are `pair_hands`'.
     macro_rules! piles {
-        ($m:literal; $pick:path, $ordered:literal) => {
-            plain_run::<$m, false, HANDS, true, { $pick }, $ordered>(
+        ($m:literal, $hands:tt; $pick:path, $ordered:literal) => {
+            plain_run::<$m, false, $hands, true, { $pick }, $ordered>(
                 r, rng, s, shape, seat, run, hands, trail,
             )
         };
@@ -560,9 +566,9 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     }
     if !PRIZE && shape.two_pile {
         return match seated {
-            2 => compiled!(shape, piles!(2)),
-            3 => compiled!(shape, piles!(3)),
-            _ => compiled!(shape, piles!(4)),
+            2 => compiled!(shape, piles!(2, false)),
+            3 => compiled!(shape, piles!(3, HANDS)),
+            _ => compiled!(shape, piles!(4, HANDS)),
         };
     }
     match seated {

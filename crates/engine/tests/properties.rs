@@ -525,10 +525,10 @@ fn loops_and_caps_agree_whatever_the_first_save() {
     }
 }
 
-/// Hands on the table loop (on its ring, with loop detection, a prize, speed or two piles with
-/// either `on_empty`): every seat count, every policy and mixed policies, hands of 1 to 8 cards,
-/// with and without a prize, with speed, short war rules and endings that count cards; the
-/// general loop's games. Among the deterministic policies' games are games that loop and games
+/// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
+/// either `on_empty` and no prize): every seat count, every policy and mixed policies, hands of
+/// 1 to 8 cards, with and without a prize, with speed, short war rules and endings that count
+/// cards; the general loop's games. Among the deterministic policies' games are games that loop and games
 /// capped (whose loop is looked for past the cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
@@ -543,7 +543,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("1", "random"),
             ("3", "random,highest,lowest,median"),
         ] {
-            let extras: [&[(&str, &str)]; 15] = [
+            let extras: [&[(&str, &str)]; 18] = [
                 &[("pickup", "shuffled")],
                 &[("pickup", "rank-asc")],
                 &[("pickup", "seat")],
@@ -557,6 +557,19 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 &[("target_cards", "30")],
                 &[("pile", "two-pile")],
                 &[("pile", "two-pile"), ("on_empty", "turn-over")],
+                // Loops under two piles; a won pile that wraps round its ring and is shuffled;
+                // an ending that counts the won piles.
+                &[
+                    ("pile", "two-pile"),
+                    ("on_empty", "turn-over"),
+                    ("pickup", "winner-first"),
+                ],
+                &[("pile", "two-pile"), ("decks", "8")],
+                &[
+                    ("pile", "two-pile"),
+                    ("min_cards", "4"),
+                    ("pickup", "rank-desc"),
+                ],
                 &[("min_cards", "4")],
                 &[("battle_limit", "120")],
             ];
