@@ -134,17 +134,18 @@ enum Stop {
     Look,
 }
 
-/// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from it,
-/// with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize where
-/// there is one); two piles without a prize, a stack that runs out turning its won pile over in the
-/// run (with hands, at the refill after the seat's pick); under `speed`, seat 0's grab drawn after
-/// the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats with hands:
-/// [`pair_hands`]'), on lanes in registers; wars and endings go to the [`battle`]'s own [`tie`] and
-/// [`general::after`], and a battle where a hand is not full or cannot be refilled, or a seat
-/// cannot give a prize and turn up a card ([`off_ring`]; the run stops after the battle that leaves
-/// a seat that short, its won pile counted under two piles) to [`battle`] itself. Loops are found with Brent's algorithm as
-/// [`cycle::brent`] finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a position
-/// compared in full only when its stack lengths and top cards match the saved one's.
+/// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from
+/// it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize
+/// where there is one); two piles without a prize, a stack that runs out turning its won pile
+/// over in the run (with hands, at the refill after the seat's pick); under `speed`, seat 0's
+/// grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
+/// with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
+/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
+/// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
+/// run stops after the battle that leaves a seat that short, its won pile counted under two
+/// piles) to [`battle`] itself. Loops are found with Brent's algorithm as [`cycle::brent`]
+/// finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a position compared in
+/// full only when its stack lengths and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -590,7 +591,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize), won cards go
 /// onto the won piles (`wons`), and a stack that has run out turns its won pile over where
 /// the general draw would: at the start of the next battle ([`turn_over_lanes`]), or with
-/// hands at the refill after the seat's pick ([`turn_over_for_refill`]).
+/// hands at the refill after the seat's pick ([`refill_card`]).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn plain_run<
@@ -688,11 +689,11 @@ fn plain_run<
                 let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
                 let top = if TWO {
                     let (h, l, w) = (&mut heads, &mut lens, &mut wons);
-                    shuffled += turn_over_for_refill(buf, b, cap, i, h, l, w, shape.shuffles, rng);
-                    // SAFETY: as above, the position masked into the stretch.
-                    u64::from(unsafe {
-                        *buf.get_unchecked(b + ((heads >> (16 * i)) as usize & mask))
-                    })
+                    // SAFETY: as above, the stretch lies in `buf`.
+                    let (turned, card) =
+                        unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
+                    shuffled += turned;
+                    card
                 } else {
                     top
                 };
@@ -998,11 +999,10 @@ fn pair_hands<
             for (i, &b) in base.iter().enumerate() {
                 let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
                 let (h, l, m) = (&mut heads, &mut lens, &mut wons);
-                shuffled += turn_over_for_refill(buf, b, cap, i, h, l, m, shape.shuffles, &mut g);
-                let at = (heads >> (16 * i)) as usize & mask;
-                // SAFETY: the position masked into the stretch `b .. b + cap`, which lies in
-                // `buf` (asserted).
-                top[i] = u64::from(unsafe { *buf.get_unchecked(b + at) });
+                // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                let (turned, card) =
+                    unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
+                (shuffled, top[i]) = (shuffled + turned, card);
                 (ups[i], words[i]) = refill(words[i], slot, top[i]);
             }
             [top0, top1] = top;
@@ -1093,10 +1093,10 @@ fn pair_hands<
         if l0 < need || l1 < need || shape.may_end::<2>(totals, battles) {
             break Stop::Check(seat[w]);
         }
-        // `Tally::note_leader` for two seats: the one holding more leads (hands are full and the
-        // same size, so the cards outside them decide), and on equal counts the lead stays. A
-        // change is counted whenever a leader there was gives way (to the other seat: a leader that
-        // is out of the game lasts only while the two are level).
+        // `Tally::note_leader` for two seats: the one holding more leads (hands are full and
+        // the same size, so the cards outside them decide), and on equal counts the lead
+        // stays. A change is counted whenever a leader there was gives way (to the other
+        // seat: a leader that is out of the game lasts only while the two are level).
         let now = if l0 > l1 {
             seat_bytes as u8
         } else if l1 > l0 {
@@ -1378,13 +1378,17 @@ fn turn_over_lanes<const M: usize>(
     shuffled
 }
 
-/// With hands under two piles, lane `i`'s refill: where its stack has run out, its won pile
-/// is turned over ([`turn_over_lane`]) now, after the seat's pick, as the general draw turns
-/// it over (under `on_empty = shuffle` the draws come in that order). Returns the piles
-/// shuffled.
+/// With hands under two piles, the card that refills lane `i`'s hand after the seat's pick: the
+/// top of its stack (in the stretch at `b`), where the stack has run out once its won pile is
+/// turned over ([`turn_over_lane`]), as the general draw turns it over then (under `on_empty =
+/// shuffle` the draws come in that order). Returns the piles shuffled and the card.
+///
+/// # Safety
+///
+/// The stretch `b .. b + cap` lies in `buf`, and `cap` is a power of two.
 #[allow(clippy::too_many_arguments)] // a run's registers, handed over
 #[inline(always)]
-fn turn_over_for_refill(
+unsafe fn refill_card(
     buf: &mut [u8],
     b: usize,
     cap: usize,
@@ -1394,11 +1398,15 @@ fn turn_over_for_refill(
     wons: &mut u64,
     shuffles: bool,
     rng: &mut GameRng,
-) -> u64 {
-    if (*lens >> (16 * i)) & LANE as u64 != 0 {
-        return 0;
-    }
-    turn_over_lane(buf, b, cap, i, heads, lens, wons, shuffles, rng)
+) -> (u64, u64) {
+    let shuffled = if (*lens >> (16 * i)) & LANE as u64 == 0 {
+        turn_over_lane(buf, b, cap, i, heads, lens, wons, shuffles, rng)
+    } else {
+        0
+    };
+    let at = (*heads >> (16 * i)) as usize & (cap - 1);
+    // SAFETY: the position masked into the stretch, which lies in `buf` (the caller's word).
+    (shuffled, u64::from(unsafe { *buf.get_unchecked(b + at) }))
 }
 
 /// Lane `i`'s won pile, in the stretch at `b`, turned over into its empty stack, as

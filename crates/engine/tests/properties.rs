@@ -528,8 +528,8 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 /// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
 /// either `on_empty` and no prize): every seat count, every policy and mixed policies, hands of
 /// 1 to 8 cards, with and without a prize, with speed, short war rules and endings that count
-/// cards; the general loop's games. Among the deterministic policies' games are games that loop and games
-/// capped (whose loop is looked for past the cap).
+/// cards; the general loop's games. Among the deterministic policies' games are games that loop
+/// and games capped (whose loop is looked for past the cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
     let (mut compared, mut looped, mut capped, mut prize_looped) = (0, 0, 0, 0);
