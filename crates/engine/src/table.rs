@@ -7,7 +7,8 @@
 //! tables (two piles only without a prize) run as the [`ring`], battle after battle
 //! on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's
 //! loop detection inline where the rules are deterministic. A tie is a war on the rings
-//! ([`tie`]), or with hands a war that plays each face-up card from the hand ([`hand_war`]);
+//! ([`tie`]), or with hands a war that plays each face-up card from the hand: in the run, on
+//! the lanes, while the tied seats' stacks pay for it ([`lane_war`]), else [`hand_war`];
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
 //! seats. Once two seats are left, the engine may take the game over for the two-seat loops
 //! ([`Played::LastTwo`]).
@@ -139,7 +140,8 @@ enum Stop {
 /// where there is one); two piles without a prize, a stack that runs out turning its won pile
 /// over in the run (with hands, at the refill after the seat's pick); under `speed`, seat 0's
 /// grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
-/// with hands: [`pair_hands`]'), on lanes in registers; wars and endings go to the
+/// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
+/// the tied seats' stacks pay for them ([`lane_war`]); other wars and endings go to the
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
 /// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
 /// run stops after the battle that leaves a seat that short, its won pile counted under two
@@ -188,6 +190,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         two_pile: r.two_pile.is_some(),
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
         speed: r.speed,
+        lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;
@@ -309,6 +312,9 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
                 v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
             })
         }),
+        wars: 0,
+        deepest: 0,
+        war_cards: 0,
     };
     let mut hands = [0u64; MAX_PLAYERS];
     if HANDS {
@@ -316,8 +322,18 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
             hands[i] = u64::from_le_bytes(s.hands[p]);
         }
     }
-    let stop =
-        plain_any::<PRIZE, HANDS>(r, rng, s, shape, &seat, seated, &mut run, &mut hands, trail);
+    let stop = plain_any::<PRIZE, HANDS>(
+        r,
+        rng,
+        s,
+        shape,
+        &seat,
+        seated,
+        &mut run,
+        &mut hands,
+        trail,
+        &mut t.order,
+    );
     for (i, &p) in seat.iter().enumerate().take(seated) {
         if HANDS {
             s.hands[p] = hands[i].to_le_bytes();
@@ -330,7 +346,9 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     }
     s.count_shuffles(run.shuffled);
     let need = 1 + u64::from(PRIZE);
-    tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need;
+    tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need + run.war_cards;
+    tally.wars += run.wars;
+    tally.deepest = tally.deepest.max(run.deepest);
     tally.battles = run.battles;
     tally.leader = (run.leader != NONE).then_some(run.leader);
     tally.lead_changes = run.changes;
@@ -424,6 +442,10 @@ struct Shape {
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
     speed: Option<u64>,
+    /// A war between two seats with hands may be played on the lanes ([`lane_war`]): it
+    /// counts for no ending of its own (`wars_to_win`) and is a war as `hand_war` plays it
+    /// (no `war_cause_to_loser`).
+    lane_wars: bool,
 }
 
 impl Shape {
@@ -475,6 +497,11 @@ struct Run {
     power: u64,
     tort: u64,
     tort_tops: u64,
+    /// Wars played on the lanes ([`lane_war`]): how many, the deepest, and the cards they
+    /// turned.
+    wars: u64,
+    deepest: u32,
+    war_cards: u64,
 }
 
 /// `$f!(args; PICK, ORDERED)`: the macro `$f` called with the [`Shape`]'s pick-up code and
@@ -516,11 +543,12 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
     trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
 ) -> Stop {
     macro_rules! call {
         ($m:literal; $pick:path, $ordered:literal) => {
             plain_run::<$m, PRIZE, HANDS, false, { $pick }, $ordered>(
-                r, rng, s, shape, seat, run, hands, trail,
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
     }
@@ -528,21 +556,21 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     macro_rules! piles {
         ($m:literal, $hands:tt; $pick:path, $ordered:literal) => {
             plain_run::<$m, false, $hands, true, { $pick }, $ordered>(
-                r, rng, s, shape, seat, run, hands, trail,
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
     }
     macro_rules! pair {
         ($policy:path; $pick:path, $ordered:literal) => {
             pair_hands::<PRIZE, false, { $policy }, { $pick }, $ordered>(
-                r, rng, s, shape, seat, run, hands, trail,
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
     }
     macro_rules! pair_piles {
         ($policy:path; $pick:path, $ordered:literal) => {
             pair_hands::<false, true, { $policy }, { $pick }, $ordered>(
-                r, rng, s, shape, seat, run, hands, trail,
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
     }
@@ -588,7 +616,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
 /// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
-/// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize), won cards go
+/// `PRIZE`), as long as every stack has the cards; a tie is a war in the run ([`lane_war`])
+/// where the tied seats' stacks pay for it. With `TWO` piles (no prize), won cards go
 /// onto the won piles (`wons`), and a stack that has run out turns its won pile over where
 /// the general draw would: at the start of the next battle ([`turn_over_lanes`]), or with
 /// hands at the refill after the seat's pick ([`refill_card`]).
@@ -610,6 +639,7 @@ fn plain_run<
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
     trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
 ) -> Stop {
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -641,6 +671,7 @@ fn plain_run<
         power,
         tort,
         tort_tops,
+        ..
     } = *run;
     debug_assert!(TWO || wons == 0);
     let hand = r.hand;
@@ -650,6 +681,7 @@ fn plain_run<
     // in registers for the whole run rather than go through memory at every draw.
     let mut g = rng_out.clone();
     let rng = &mut g;
+    let (mut wars, mut deepest, mut war_cards) = (run.wars, run.deepest, run.war_cards);
     let (grabs, threshold) = shape.grab(seat);
     // The leader's lane once it is known to be among the seats holding the most cards (then
     // `leader` is not kept up to date), `M` until then.
@@ -714,43 +746,77 @@ fn plain_run<
         } else {
             best
         };
+        let (w, warred);
         if best & (best - 1) != 0 {
-            let (mut tied, mut prize, mut up) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-            for (i, &p) in seat.iter().enumerate().take(M) {
-                tied |= ((best >> i) & 1) << p;
-                prize[p] = (prs >> (8 * i)) as u8;
-                up[p] = (ups >> (8 * i)) as u8;
-            }
-            break Stop::Tie { tied, prize, up };
-        }
-        // The best card's lane: `best` has a bit set, and none above the `M` lanes.
-        let w = best.trailing_zeros() as usize;
-        debug_assert!(w < M);
-        let (cards, k) = if PRIZE {
-            (
-                order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
-                2 * M,
-            )
+            // With hands, the war among the tied lanes is played here while they can play it
+            // in full from their stacks ([`lane_war`]); otherwise it is the table's.
+            let war = if HANDS && shape.lane_wars {
+                let lanes = (heads, lens, wons, words);
+                // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
+                // two.
+                unsafe {
+                    lane_war::<M, PRIZE, TWO, ORDERED>(
+                        r,
+                        buf,
+                        base,
+                        cap,
+                        lanes,
+                        rng.clone(),
+                        policy,
+                        best,
+                        prs,
+                        ups,
+                        order_buf,
+                    )
+                }
+            } else {
+                None
+            };
+            let Some(war) = war else {
+                let (mut tied, mut prize, mut up) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+                for (i, &p) in seat.iter().enumerate().take(M) {
+                    tied |= ((best >> i) & 1) << p;
+                    prize[p] = (prs >> (8 * i)) as u8;
+                    up[p] = (ups >> (8 * i)) as u8;
+                }
+                break Stop::Tie { tied, prize, up };
+            };
+            (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
+            *rng = war.rng;
+            (w, warred) = (war.winner, true);
+            wars += u64::from(war.depth);
+            deepest = deepest.max(war.depth);
+            war_cards += war.cards;
         } else {
-            (order::<M, PICK>(rng, ups, w), M)
-        };
-        // Every card a seat holds: its stack, and its won pile under two piles.
-        let held = if TWO { lens + wons } else { lens };
-        let grown = if TWO { &mut wons } else { &mut lens };
-        // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
-        unsafe {
-            put_under(
-                buf,
-                *base.get_unchecked(w),
-                cap,
-                heads,
-                held,
-                grown,
-                w,
-                cards,
-                k,
-            )
-        };
+            // The best card's lane: `best` has a bit set, and none above the `M` lanes.
+            (w, warred) = (best.trailing_zeros() as usize, false);
+            debug_assert!(w < M);
+            let (cards, k) = if PRIZE {
+                (
+                    order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
+                    2 * M,
+                )
+            } else {
+                (order::<M, PICK>(rng, ups, w), M)
+            };
+            // Every card a seat holds: its stack, and its won pile under two piles.
+            let held = if TWO { lens + wons } else { lens };
+            let grown = if TWO { &mut wons } else { &mut lens };
+            // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
+            unsafe {
+                put_under(
+                    buf,
+                    *base.get_unchecked(w),
+                    cap,
+                    heads,
+                    held,
+                    grown,
+                    w,
+                    cards,
+                    k,
+                )
+            };
+        }
         let totals = if TWO { lens + wons } else { lens };
         // A seat out of cards stops the run. With a prize, a seat down to one card stops it
         // too (the next battle is the table battle's).
@@ -770,7 +836,20 @@ fn plain_run<
         // Once the leader is a lane's seat holding the most cards (`lead`), it stays among the
         // seats holding the most: only the winner can pass it, so one count is compared.
         let count = |lane: usize| (totals >> (16 * lane)) as usize & LANE;
-        if lead < M {
+        if warred {
+            // A war takes more cards from the tied seats than from the others, which may pass
+            // them: the leader is looked for among every seat, as `note_leader` would.
+            if lead < M {
+                leader = (seat_bytes >> (8 * lead)) as u8;
+            }
+            let (unique, now) = leader_lane::<M>(totals);
+            lead = M;
+            if unique {
+                let now_seat = (seat_bytes >> (8 * now)) as u8;
+                changes += u64::from(leader != NONE && leader != now_seat);
+                (leader, lead) = (now_seat, now);
+            }
+        } else if lead < M {
             let takes = w != lead && count(w) > count(lead);
             changes += u64::from(takes);
             lead = if takes { w } else { lead };
@@ -810,6 +889,7 @@ fn plain_run<
     if lead < M {
         leader = seat[lead] as u8;
     }
+    (run.wars, run.deepest, run.war_cards) = (wars, deepest, war_cards);
     *run = Run {
         heads,
         lens,
@@ -819,9 +899,7 @@ fn plain_run<
         leader,
         changes,
         lam,
-        power,
-        tort,
-        tort_tops,
+        ..*run
     };
     stop
 }
@@ -844,7 +922,9 @@ mod policy {
 /// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
 /// is the prize and the one under it refills the hand. With `TWO` piles (no prize), won cards
 /// go onto the won piles, and a seat's stack that has run out is turned over at its refill,
-/// after its pick. Where both seats play a random card under an ordered ranking, with one
+/// after its pick. A tie is a war in the run ([`lane_war`]) where both stacks pay for it (the
+/// lanes handed over by value: a run that lent them to the call would keep them in memory).
+/// Where both seats play a random card under an ordered ranking, with one
 /// pile, without a prize or speed, and no ending counts cards, blocks of up to 16 battles go
 /// to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512,
 /// while the leader agrees with the stacks (a leader that is out of the game, or no leader
@@ -866,6 +946,7 @@ fn pair_hands<
     run: &mut Run,
     hands: &mut [u64; MAX_PLAYERS],
     trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
 ) -> Stop {
     // Random hands under an ordered ranking, without a prize, speed, two piles or an ending
     // that counts cards: blocks of battles with the block loop's vector code, where the CPU
@@ -902,6 +983,7 @@ fn pair_hands<
         power,
         tort,
         tort_tops,
+        ..
     } = *run;
     debug_assert!(!PRIZE || !TWO, "two piles come without a prize");
     debug_assert_eq!(TWO, shape.two_pile);
@@ -913,6 +995,7 @@ fn pair_hands<
         [policy_of(POLICY); 2]
     };
     let mut words = [hands[0], hands[1]];
+    let (mut wars, mut deepest, mut war_cards) = (run.wars, run.deepest, run.war_cards);
     let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
@@ -1043,49 +1126,83 @@ fn pair_hands<
         } else {
             best
         };
+        let w;
         if best == 0b11 {
-            let (mut prize, mut up) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-            if PRIZE {
-                prize[seat[0]] = top0 as u8;
-                prize[seat[1]] = top1 as u8;
-            }
-            up[seat[0]] = up0 as u8;
-            up[seat[1]] = up1 as u8;
-            break Stop::Tie {
-                tied: 1 << seat[0] | 1 << seat[1],
-                prize,
-                up,
+            // The war between the two is played here while both can play it in full from
+            // their stacks; a war that cannot is `hand_war`'s, from its start.
+            let war = if shape.lane_wars {
+                let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
+                let lanes = (heads, lens, wons, words);
+                // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
+                unsafe {
+                    lane_war::<2, PRIZE, TWO, ORDERED>(
+                        r,
+                        buf,
+                        base,
+                        cap,
+                        lanes,
+                        g.clone(),
+                        policies,
+                        0b11,
+                        prs,
+                        ups,
+                        order_buf,
+                    )
+                }
+            } else {
+                None
             };
-        }
-        // Lane 1 won if its bit is the one set.
-        let w = usize::from(best >> 1);
-        let (cards, k) = if PRIZE {
-            let prs = top0 | top1 << 8;
-            (
-                order_prize::<2, PICK>(&mut g, prs, ups, w, shape.layered),
-                4,
-            )
+            let Some(war) = war else {
+                let (mut prize, mut up) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+                if PRIZE {
+                    prize[seat[0]] = top0 as u8;
+                    prize[seat[1]] = top1 as u8;
+                }
+                up[seat[0]] = up0 as u8;
+                up[seat[1]] = up1 as u8;
+                break Stop::Tie {
+                    tied: 1 << seat[0] | 1 << seat[1],
+                    prize,
+                    up,
+                };
+            };
+            (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
+            g = war.rng;
+            w = war.winner;
+            wars += u64::from(war.depth);
+            deepest = deepest.max(war.depth);
+            war_cards += war.cards;
         } else {
-            (order::<2, PICK>(&mut g, ups, w), 2)
-        };
-        // The won cards go under the stack, or under two piles onto the won pile (`wons` is
-        // zero with one pile).
-        let mut grown = if TWO { wons } else { lens };
-        // SAFETY: both stretches lie in `buf` (asserted).
-        unsafe {
-            put_under(
-                buf,
-                base[w],
-                cap,
-                heads,
-                lens + wons,
-                &mut grown,
-                w,
-                cards,
-                k,
-            )
-        };
-        (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
+            // Lane 1 won if its bit is the one set.
+            w = usize::from(best >> 1);
+            let (cards, k) = if PRIZE {
+                let prs = top0 | top1 << 8;
+                (
+                    order_prize::<2, PICK>(&mut g, prs, ups, w, shape.layered),
+                    4,
+                )
+            } else {
+                (order::<2, PICK>(&mut g, ups, w), 2)
+            };
+            // The won cards go under the stack, or under two piles onto the won pile (`wons`
+            // is zero with one pile).
+            let mut grown = if TWO { wons } else { lens };
+            // SAFETY: both stretches lie in `buf` (asserted).
+            unsafe {
+                put_under(
+                    buf,
+                    base[w],
+                    cap,
+                    heads,
+                    lens + wons,
+                    &mut grown,
+                    w,
+                    cards,
+                    k,
+                )
+            };
+            (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
+        }
         // A seat that cannot refill its hand (after a prize) stops the run.
         let totals = lens + wons;
         let (l0, l1) = (totals & LANE as u64, (totals >> 16) & LANE as u64);
@@ -1131,7 +1248,144 @@ fn pair_hands<
     run.leader = leader;
     run.changes = changes;
     run.lam = lam;
+    run.wars = wars;
+    run.deepest = deepest;
+    run.war_cards = war_cards;
     stop
+}
+
+/// A war that a run with hands hands over, as [`lane_war`] played it: the lane that won, the
+/// lanes and hands after, the generator, the wars played and the cards they turned.
+struct LaneWar<const M: usize> {
+    winner: usize,
+    heads: u64,
+    lens: u64,
+    wons: u64,
+    words: [u64; M],
+    rng: GameRng,
+    depth: u32,
+    cards: u64,
+}
+
+/// The war after a tie among the lanes `tied` (a mask of lanes) of a run of `M` seats with
+/// hands ([`pair_hands`], [`plain_run`]; the prizes `prs` under the face-up cards `ups` with
+/// `PRIZE`, lane `i`'s in byte `i`), played as [`hand_war`] plays it: each round, each tied
+/// lane in turn puts its `n` cards face down from its stack and plays a card from its hand by
+/// its policy, the slot refilled from its stack, until one lane's card is best; the winner
+/// picks up every pot by [`Rules::order_pickup`] behind everything it holds (under its stack,
+/// or with `TWO` piles onto its won pile). The lanes, hands and generator come in by value and
+/// go back in the result, so a war that a tied lane cannot play in full from its stack (it
+/// would turn its won pile over, or a short war rule would decide) or that outgrows the pots'
+/// room leaves the run's own untouched: `None`, and [`hand_war`] plays it from the start.
+///
+/// # Safety
+///
+/// Every stretch `base[i] .. base[i] + cap` lies in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(never)]
+unsafe fn lane_war<const M: usize, const PRIZE: bool, const TWO: bool, const ORDERED: bool>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; M],
+    cap: usize,
+    (mut heads, mut lens, mut wons, mut words): (u64, u64, u64, [u64; M]),
+    mut g: GameRng,
+    policies: [Policy; M],
+    tied: u8,
+    prs: u64,
+    mut ups: u64,
+    order: &mut Vec<u8>,
+) -> Option<LaneWar<M>> {
+    // `pair_war`'s room: a longer war is the general rounds'.
+    const ROOM: usize = 64;
+    let mask = cap - 1;
+    let lane = |x: u64, i: usize| (x >> (16 * i)) as usize & LANE;
+    // SAFETY: every position is masked into a stretch that lies in `buf` (the caller's word).
+    let card =
+        |buf: &[u8], i: usize, pos: usize| unsafe { *buf.get_unchecked(base[i] + (pos & mask)) };
+    let hand = r.hand;
+    let mut pots = [[0u8; ROOM]; M];
+    // Every pot starts with its prize and face-up card; the pots of the lanes still in the
+    // war grow alike, to `len`, and a lane out of it keeps the pot it had (`pot_lens`).
+    let first = 1 + usize::from(PRIZE);
+    for (i, pot) in pots.iter_mut().enumerate() {
+        if PRIZE {
+            pot[0] = (prs >> (8 * i)) as u8;
+        }
+        pot[first - 1] = (ups >> (8 * i)) as u8;
+    }
+    let mut pot_lens = [first; M];
+    let (mut contenders, mut len, mut depth, mut cards) = (tied, first, 0u32, 0u64);
+    let winner = loop {
+        let lead = contenders.trailing_zeros() as usize;
+        let n = r.war_size(depth + 1, (ups >> (8 * lead)) as u8);
+        let short = (0..M).any(|i| contenders >> i & 1 != 0 && lane(lens, i) <= n);
+        if short || len + n + 1 > ROOM {
+            return None;
+        }
+        depth += 1;
+        cards += u64::from(contenders.count_ones()) * (n as u64 + 1);
+        for (i, pot) in pots.iter_mut().enumerate() {
+            if contenders >> i & 1 == 0 {
+                continue;
+            }
+            let h = lane(heads, i);
+            for (j, c) in pot[len..len + n].iter_mut().enumerate() {
+                *c = card(buf, i, h + j);
+            }
+            let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+            let up;
+            (up, words[i]) = refill(words[i], slot, u64::from(card(buf, i, h + n)));
+            pot[len + n] = up as u8;
+            pot_lens[i] = len + n + 1;
+            let sh = 8 * i as u32;
+            ups = ups & !(0xFF << sh) | up << sh;
+            heads += ((n as u64) + 1) << (16 * i);
+            lens -= ((n as u64) + 1) << (16 * i);
+        }
+        let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
+        heads &= ones * mask as u64;
+        len += n + 1;
+        let best = best_among::<M, ORDERED>(r, ups, contenders);
+        if best & (best - 1) == 0 {
+            break best.trailing_zeros() as usize;
+        }
+        contenders = best;
+    };
+    let refs: [&[u8]; M] = std::array::from_fn(|i| &pots[i][..pot_lens[i]]);
+    r.order_pickup(winner, &refs, order, &mut g);
+    let at = lane(heads, winner) + lane(lens, winner) + lane(wons, winner);
+    for (k, &c) in order.iter().enumerate() {
+        // SAFETY: as `card`'s.
+        unsafe { *buf.get_unchecked_mut(base[winner] + ((at + k) & mask)) = c };
+    }
+    let grown = if TWO { &mut wons } else { &mut lens };
+    *grown += (order.len() as u64) << (16 * winner);
+    Some(LaneWar {
+        winner,
+        heads,
+        lens,
+        wons,
+        words,
+        rng: g,
+        depth,
+        cards,
+    })
+}
+
+/// The lanes among `contenders` (a mask) holding the best face-up card (lane `i`'s in byte `i`
+/// of `ups`), as a mask: [`Rules::best_of_first`] on the lanes.
+#[inline(always)]
+fn best_among<const M: usize, const ORDERED: bool>(r: &Rules, ups: u64, contenders: u8) -> u8 {
+    let card = |i: usize| (ups >> (8 * i)) as u8;
+    let contends = |i: usize| contenders >> i & 1 != 0;
+    if ORDERED {
+        let max = (0..M).filter(|&i| contends(i)).map(card).max().unwrap_or(0);
+        (0..M).fold(0, |m, i| m | u8::from(contends(i) && card(i) == max) << i)
+    } else {
+        let up = (ups as u32).to_le_bytes();
+        r.best_of_first::<M>(contenders, &up)
+    }
 }
 
 /// `Holdings::draw_up` on a hand in a word (slot `i` in byte `i`): the card `policy` plays

@@ -527,8 +527,9 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 
 /// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
 /// either `on_empty` and no prize): every seat count, every policy and mixed policies, hands of
-/// 1 to 8 cards, with and without a prize, with speed, short war rules and endings that count
-/// cards; the general loop's games. Among the deterministic policies' games are games that loop
+/// 1 to 8 cards, with and without a prize, with speed, short war rules, war sizes (by rank,
+/// one card down, flip-one), wars that count (`wars_to_win`, `war_cause_to_loser`) and endings
+/// that count cards; the general loop's games (wars on the lanes among them). Among the deterministic policies' games are games that loop
 /// and games capped (whose loop is looked for past the cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
@@ -543,7 +544,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("1", "random"),
             ("3", "random,highest,lowest,median"),
         ] {
-            let extras: [&[(&str, &str)]; 18] = [
+            let extras: [&[(&str, &str)]; 23] = [
                 &[("pickup", "shuffled")],
                 &[("pickup", "rank-asc")],
                 &[("pickup", "seat")],
@@ -572,6 +573,13 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 ],
                 &[("min_cards", "4")],
                 &[("battle_limit", "120")],
+                // War sizes and wars that count: wars played on the lanes by every war rule,
+                // deep wars past their room, and the wars the lanes leave to the general rounds.
+                &[("war_down", "by-rank")],
+                &[("chained_war", "flip-one"), ("pile", "two-pile")],
+                &[("war_down", "1"), ("decks", "2")],
+                &[("wars_to_win", "3")],
+                &[("war_cause_to_loser", "true")],
             ];
             for extra in extras {
                 let policies: Vec<&str> = policy.split(',').collect();
