@@ -263,6 +263,13 @@ impl Engine {
         self.seats.hand_blocks()
     }
 
+    /// Rounds of war with hands the table loop played inside its runs, on the lanes, since this
+    /// engine was made (the tests check that they run).
+    #[doc(hidden)]
+    pub fn lane_wars(&self) -> u64 {
+        self.seats.lane_wars()
+    }
+
     /// Games whose last two seats went to a two-seat loop since this engine was made.
     #[doc(hidden)]
     pub fn last_two_games(&self) -> u64 {

@@ -54,6 +54,9 @@ pub(crate) struct Seats {
     /// Blocks of hand battles played with that code since these seats were made (a check
     /// for the tests that the vector path runs).
     hand_blocks: u64,
+    /// Rounds of war the table loop's runs played on their lanes since these seats were made
+    /// (a check for the tests that they run).
+    lane_wars: u64,
     /// Won piles shuffled into a stack since the game was dealt or loaded (not part of the
     /// state).
     shuffles: u64,
@@ -87,6 +90,7 @@ impl Seats {
             permutes: false,
             vectors: crate::block::available(),
             hand_blocks: 0,
+            lane_wars: 0,
             shuffles: 0,
         }
     }
@@ -100,6 +104,16 @@ impl Seats {
     /// Blocks of hand battles played with the vector code: [`Seats::vectors`]' count.
     pub(crate) fn hand_blocks(&self) -> u64 {
         self.hand_blocks
+    }
+
+    /// Rounds of war played on the table loop's lanes.
+    pub(crate) fn lane_wars(&self) -> u64 {
+        self.lane_wars
+    }
+
+    /// Counts `n` more rounds of war played on the lanes.
+    pub(crate) fn count_lane_wars(&mut self, n: u64) {
+        self.lane_wars += n;
     }
 
     /// Counts `n` more blocks of hand battles played with the vector code.

@@ -8,7 +8,8 @@
 //! on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's
 //! loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand: in the run, on
-//! the lanes, while the tied seats' stacks pay for it ([`lane_war`]), else [`hand_war`];
+//! the lanes, where every tied seat can play it in full ([`lane_war`]), else [`hand_war`]
+//! (under `war_cause_to_loser`, the general contest);
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
 //! seats. Once two seats are left, the engine may take the game over for the two-seat loops
 //! ([`Played::LastTwo`]).
@@ -141,7 +142,8 @@ enum Stop {
 /// over in the run (with hands, at the refill after the seat's pick); under `speed`, seat 0's
 /// grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
 /// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
-/// the tied seats' stacks pay for them ([`lane_war`]); other wars and endings go to the
+/// every tied seat can play them in full and they are neither `wars_to_win` nor
+/// `war_cause_to_loser` wars ([`lane_war`]); other wars and endings go to the
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
 /// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
 /// run stops after the battle that leaves a seat that short, its won pile counted under two
@@ -345,6 +347,7 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         s.m[p] = (run.wons >> (16 * i)) as usize & LANE;
     }
     s.count_shuffles(run.shuffled);
+    s.count_lane_wars(run.wars);
     let need = 1 + u64::from(PRIZE);
     tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need + run.war_cards;
     tally.wars += run.wars;
@@ -442,9 +445,9 @@ struct Shape {
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
     speed: Option<u64>,
-    /// A war between two seats with hands may be played on the lanes ([`lane_war`]): it
-    /// counts for no ending of its own (`wars_to_win`) and is a war as `hand_war` plays it
-    /// (no `war_cause_to_loser`).
+    /// A war among seats with hands may be played on the lanes ([`lane_war`]): it counts
+    /// for no ending of its own (no `wars_to_win`) and is a war as `hand_war` plays it (no
+    /// `war_cause_to_loser`).
     lane_wars: bool,
 }
 
@@ -608,7 +611,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 }
 
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack; with
-/// `PRIZE`, the top card as the prize and the next face up) until one is not: a tie, a battle
+/// `PRIZE`, the top card as the prize and the next face up) until one is not: a tie (with
+/// hands, one whose war [`lane_war`] cannot play), a battle
 /// after which an ending may come, or a look for the safety cap or Brent's detection. Heads
 /// and stack lengths (and won-pile lengths with two piles) are 16-bit lanes of words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
@@ -616,8 +620,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
 /// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
-/// `PRIZE`), as long as every stack has the cards; a tie is a war in the run ([`lane_war`])
-/// where the tied seats' stacks pay for it. With `TWO` piles (no prize), won cards go
+/// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize), won cards go
 /// onto the won piles (`wons`), and a stack that has run out turns its won pile over where
 /// the general draw would: at the start of the next battle ([`turn_over_lanes`]), or with
 /// hands at the refill after the seat's pick ([`refill_card`]).
@@ -748,8 +751,8 @@ fn plain_run<
         };
         let (w, warred);
         if best & (best - 1) != 0 {
-            // With hands, the war among the tied lanes is played here while they can play it
-            // in full from their stacks ([`lane_war`]); otherwise it is the table's.
+            // With hands, the war among the tied lanes is played here where they can play it
+            // in full ([`lane_war`]); otherwise it is the table's.
             let war = if HANDS && shape.lane_wars {
                 let lanes = (heads, lens, wons, words);
                 // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
@@ -763,6 +766,7 @@ fn plain_run<
                         lanes,
                         rng.clone(),
                         policy,
+                        shape.shuffles,
                         best,
                         prs,
                         ups,
@@ -787,6 +791,7 @@ fn plain_run<
             wars += u64::from(war.depth);
             deepest = deepest.max(war.depth);
             war_cards += war.cards;
+            shuffled += war.shuffled;
         } else {
             // The best card's lane: `best` has a bit set, and none above the `M` lanes.
             (w, warred) = (best.trailing_zeros() as usize, false);
@@ -922,8 +927,9 @@ mod policy {
 /// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
 /// is the prize and the one under it refills the hand. With `TWO` piles (no prize), won cards
 /// go onto the won piles, and a seat's stack that has run out is turned over at its refill,
-/// after its pick. A tie is a war in the run ([`lane_war`]) where both stacks pay for it (the
-/// lanes handed over by value: a run that lent them to the call would keep them in memory).
+/// after its pick. A tie (outside the vector blocks below, whose ties stop the run) is a war
+/// in the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent
+/// them to the call would keep them in memory).
 /// Where both seats play a random card under an ordered ranking, with one
 /// pile, without a prize or speed, and no ending counts cards, blocks of up to 16 battles go
 /// to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512,
@@ -1128,8 +1134,8 @@ fn pair_hands<
         };
         let w;
         if best == 0b11 {
-            // The war between the two is played here while both can play it in full from
-            // their stacks; a war that cannot is `hand_war`'s, from its start.
+            // The war between the two is played here where both can play it in full; a war
+            // that cannot is `hand_war`'s, from its start.
             let war = if shape.lane_wars {
                 let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
                 let lanes = (heads, lens, wons, words);
@@ -1143,6 +1149,7 @@ fn pair_hands<
                         lanes,
                         g.clone(),
                         policies,
+                        shape.shuffles,
                         0b11,
                         prs,
                         ups,
@@ -1172,6 +1179,7 @@ fn pair_hands<
             wars += u64::from(war.depth);
             deepest = deepest.max(war.depth);
             war_cards += war.cards;
+            shuffled += war.shuffled;
         } else {
             // Lane 1 won if its bit is the one set.
             w = usize::from(best >> 1);
@@ -1265,6 +1273,8 @@ struct LaneWar<const M: usize> {
     rng: GameRng,
     depth: u32,
     cards: u64,
+    /// Won piles shuffled into a stack in the war.
+    shuffled: u64,
 }
 
 /// The war after a tie among the lanes `tied` (a mask of lanes) of a run of `M` seats with
@@ -1273,10 +1283,14 @@ struct LaneWar<const M: usize> {
 /// lane in turn puts its `n` cards face down from its stack and plays a card from its hand by
 /// its policy, the slot refilled from its stack, until one lane's card is best; the winner
 /// picks up every pot by [`Rules::order_pickup`] behind everything it holds (under its stack,
-/// or with `TWO` piles onto its won pile). The lanes, hands and generator come in by value and
-/// go back in the result, so a war that a tied lane cannot play in full from its stack (it
-/// would turn its won pile over, or a short war rule would decide) or that outgrows the pots'
-/// room leaves the run's own untouched: `None`, and [`hand_war`] plays it from the start.
+/// or with `TWO` piles onto its won pile). With `TWO` piles a stack that runs out turns its
+/// won pile over where the general draw does (a face-down card, or the refill after the
+/// pick). The lanes, hands and generator come in by value and go back in the result, and a
+/// won pile shuffled in the war is saved first, so a war given up leaves the run's position
+/// untouched: `None`, and [`hand_war`] plays it from the start. A war is given up where a tied
+/// lane holds no more cards than the round puts face down (it could not refill its hand after
+/// them, or a short war rule decides), where it would shuffle a pile of more than 128 cards,
+/// or where the pots outgrow their room.
 ///
 /// # Safety
 ///
@@ -1291,6 +1305,7 @@ unsafe fn lane_war<const M: usize, const PRIZE: bool, const TWO: bool, const ORD
     (mut heads, mut lens, mut wons, mut words): (u64, u64, u64, [u64; M]),
     mut g: GameRng,
     policies: [Policy; M],
+    shuffles: bool,
     tied: u8,
     prs: u64,
     mut ups: u64,
@@ -1316,11 +1331,35 @@ unsafe fn lane_war<const M: usize, const PRIZE: bool, const TWO: bool, const ORD
     }
     let mut pot_lens = [first; M];
     let (mut contenders, mut len, mut depth, mut cards) = (tied, first, 0u32, 0u64);
+    let wrap = (0..M).fold(0u64, |v, i| v | (mask as u64) << (16 * i));
+    // Under `on_empty = shuffle`, each won pile the war shuffled (a lane's at most once: its
+    // war adds nothing to it), as it was: where it started in the ring and its cards, up to
+    // `SAVED` of them (a longer one gives the war up instead).
+    const SAVED: usize = 128;
+    let (mut saved, mut starts, mut saved_lanes) = ([[0u8; SAVED]; M], [0usize; M], 0u8);
+    let mut shuffled = 0u64;
+    // Puts the piles back: `shuffle_pile` shuffled each where it lay, or a pile that wrapped
+    // round the ring after turning the stretch left to put it first.
+    let restore = |buf: &mut [u8], saved: &[[u8; SAVED]; M], starts: &[usize; M], lanes: u8| {
+        for i in (0..M).filter(|&i| lanes >> i & 1 != 0) {
+            let (start, len) = (starts[i] & mask, starts[i] >> 16);
+            let stretch = &mut buf[base[i]..base[i] + cap];
+            if start + len <= cap {
+                stretch[start..start + len].copy_from_slice(&saved[i][..len]);
+            } else {
+                stretch[..len].copy_from_slice(&saved[i][..len]);
+                stretch.rotate_right(start);
+            }
+        }
+    };
     let winner = loop {
         let lead = contenders.trailing_zeros() as usize;
         let n = r.war_size(depth + 1, (ups >> (8 * lead)) as u8);
-        let short = (0..M).any(|i| contenders >> i & 1 != 0 && lane(lens, i) <= n);
+        // Under two piles the won pile counts: it is turned over where the stack runs out.
+        let supply = |i: usize| lane(lens, i) + if TWO { lane(wons, i) } else { 0 };
+        let short = (0..M).any(|i| contenders >> i & 1 != 0 && supply(i) <= n);
         if short || len + n + 1 > ROOM {
+            restore(buf, &saved, &starts, saved_lanes);
             return None;
         }
         depth += 1;
@@ -1329,22 +1368,61 @@ unsafe fn lane_war<const M: usize, const PRIZE: bool, const TWO: bool, const ORD
             if contenders >> i & 1 == 0 {
                 continue;
             }
-            let h = lane(heads, i);
-            for (j, c) in pot[len..len + n].iter_mut().enumerate() {
-                *c = card(buf, i, h + j);
+            let (slot, fill);
+            if TWO {
+                // Card by card, the stack turning its won pile over where it runs out (as
+                // the general draw does; the refill's after the pick). A pile shuffled in
+                // place is saved first, for a war given up later to leave the buffer as it
+                // was; a war that would shuffle a pile it cannot save is given up.
+                macro_rules! turn_over {
+                    () => {
+                        if lane(lens, i) == 0 {
+                            if shuffles {
+                                let (start, len) = (lane(heads, i), lane(wons, i));
+                                if len > SAVED {
+                                    restore(buf, &saved, &starts, saved_lanes);
+                                    return None;
+                                }
+                                for (k, c) in saved[i][..len].iter_mut().enumerate() {
+                                    *c = card(buf, i, start + k);
+                                }
+                                starts[i] = start | len << 16;
+                                saved_lanes |= 1 << i;
+                            }
+                            let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                            shuffled +=
+                                turn_over_lane(buf, base[i], cap, i, h, l, w, shuffles, &mut g);
+                        }
+                    };
+                }
+                for j in 0..n {
+                    turn_over!();
+                    pot[len + j] = card(buf, i, lane(heads, i));
+                    heads = (heads + (1 << (16 * i))) & wrap;
+                    lens -= 1 << (16 * i);
+                }
+                slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                turn_over!();
+                fill = card(buf, i, lane(heads, i));
+                heads = (heads + (1 << (16 * i))) & wrap;
+                lens -= 1 << (16 * i);
+            } else {
+                let h = lane(heads, i);
+                for (j, c) in pot[len..len + n].iter_mut().enumerate() {
+                    *c = card(buf, i, h + j);
+                }
+                slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                fill = card(buf, i, h + n);
+                heads = (heads + (((n as u64) + 1) << (16 * i))) & wrap;
+                lens -= ((n as u64) + 1) << (16 * i);
             }
-            let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
             let up;
-            (up, words[i]) = refill(words[i], slot, u64::from(card(buf, i, h + n)));
+            (up, words[i]) = refill(words[i], slot, u64::from(fill));
             pot[len + n] = up as u8;
             pot_lens[i] = len + n + 1;
             let sh = 8 * i as u32;
             ups = ups & !(0xFF << sh) | up << sh;
-            heads += ((n as u64) + 1) << (16 * i);
-            lens -= ((n as u64) + 1) << (16 * i);
         }
-        let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
-        heads &= ones * mask as u64;
         len += n + 1;
         let best = best_among::<M, ORDERED>(r, ups, contenders);
         if best & (best - 1) == 0 {
@@ -1370,6 +1448,7 @@ unsafe fn lane_war<const M: usize, const PRIZE: bool, const TWO: bool, const ORD
         rng: g,
         depth,
         cards,
+        shuffled,
     })
 }
 

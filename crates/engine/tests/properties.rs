@@ -528,9 +528,11 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 /// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
 /// either `on_empty` and no prize): every seat count, every policy and mixed policies, hands of
 /// 1 to 8 cards, with and without a prize, with speed, short war rules, war sizes (by rank,
-/// one card down, flip-one), wars that count (`wars_to_win`, `war_cause_to_loser`) and endings
-/// that count cards; the general loop's games (wars on the lanes among them). Among the deterministic policies' games are games that loop
-/// and games capped (whose loop is looked for past the cap).
+/// one card down, flip-one), wars that count (`wars_to_win`, `war_cause_to_loser`) and
+/// endings that count cards; the general loop's games. Wars are played on the table loop's
+/// lanes (checked below) and, where they cannot be, by its hand war. Among the deterministic
+/// policies' games are games that loop and games capped (whose loop is looked for past the
+/// cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
     let (mut compared, mut looped, mut capped, mut prize_looped) = (0, 0, 0, 0);
@@ -574,7 +576,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 &[("min_cards", "4")],
                 &[("battle_limit", "120")],
                 // War sizes and wars that count: wars played on the lanes by every war rule,
-                // deep wars past their room, and the wars the lanes leave to the general rounds.
+                // and the wars the lanes leave to the table's hand war or the general rounds.
                 &[("war_down", "by-rank")],
                 &[("chained_war", "flip-one"), ("pile", "two-pile")],
                 &[("war_down", "1"), ("decks", "2")],
@@ -659,6 +661,22 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     }
     assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 400, "{compared}");
+    // Wars were played on the lanes: two seats, three with ties among some of them, with a
+    // prize, and under two piles (won piles turned over and shuffled in the war).
+    for pairs in [
+        &[("hand", "3")][..],
+        &[("players", "3"), ("hand", "3"), ("hand_policy", "highest")],
+        &[("players", "4"), ("hand", "2"), ("pile", "two-pile")],
+        &[("prize", "true"), ("hand", "3")],
+        &[("pile", "two-pile"), ("hand", "3")],
+    ] {
+        let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+        let mut engine = Engine::new(&rules);
+        for g in 0..20 {
+            engine.play(GameSeed::new(5, 3, g));
+        }
+        assert!(engine.lane_wars() > 0, "{rules}");
+    }
     assert!(
         looped >= 10 && capped >= 10 && prize_looped >= 5,
         "looped {looped} ({prize_looped} with a prize), capped {capped}"
