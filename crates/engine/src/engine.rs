@@ -264,7 +264,8 @@ impl Engine {
     }
 
     /// Rounds of war with hands the table loop played inside its runs, on the lanes, since this
-    /// engine was made (the tests check that they run).
+    /// engine was made (counted again where loop detection replays a stretch; the tests check
+    /// that they run).
     #[doc(hidden)]
     pub fn lane_wars(&self) -> u64 {
         self.seats.lane_wars()

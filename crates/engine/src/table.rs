@@ -612,8 +612,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack; with
 /// `PRIZE`, the top card as the prize and the next face up) until one is not: a tie (with
-/// hands, one whose war [`lane_war`] cannot play), a battle
-/// after which an ending may come, or a look for the safety cap or Brent's detection. Heads
+/// hands, one whose war [`lane_war`] cannot play), a battle after which an ending may come,
+/// or a look for the safety cap or Brent's detection. Heads
 /// and stack lengths (and won-pile lengths with two piles) are 16-bit lanes of words, so a
 /// battle moves every seat in one addition; who won picks its lane by a shift, not a branch
 /// (which seat wins is what a branch predictor cannot guess). The pick-up order `PICK` and
@@ -1288,9 +1288,9 @@ struct LaneWar<const M: usize> {
 /// pick). The lanes, hands and generator come in by value and go back in the result, and a
 /// won pile shuffled in the war is saved first, so a war given up leaves the run's position
 /// untouched: `None`, and [`hand_war`] plays it from the start. A war is given up where a tied
-/// lane holds no more cards than the round puts face down (it could not refill its hand after
-/// them, or a short war rule decides), where it would shuffle a pile of more than 128 cards,
-/// or where the pots outgrow their room.
+/// lane's stack (with its won pile under two piles) holds no more cards than the round puts
+/// face down (it could not refill its hand after them, or a short war rule decides), where
+/// it would shuffle a pile of more than 128 cards, or where the pots outgrow their room.
 ///
 /// # Safety
 ///

@@ -662,13 +662,19 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 400, "{compared}");
     // Wars were played on the lanes: two seats, three with ties among some of them, with a
-    // prize, and under two piles (won piles turned over and shuffled in the war).
+    // prize, and under two piles with either `on_empty` (the comparisons above are where a
+    // won pile turned over, or shuffled and put back for a war given up, is checked).
     for pairs in [
         &[("hand", "3")][..],
         &[("players", "3"), ("hand", "3"), ("hand_policy", "highest")],
         &[("players", "4"), ("hand", "2"), ("pile", "two-pile")],
         &[("prize", "true"), ("hand", "3")],
         &[("pile", "two-pile"), ("hand", "3")],
+        &[
+            ("pile", "two-pile"),
+            ("on_empty", "turn-over"),
+            ("hand", "3"),
+        ],
     ] {
         let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
         let mut engine = Engine::new(&rules);
