@@ -314,9 +314,7 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
                 v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
             })
         }),
-        wars: 0,
-        deepest: 0,
-        war_cards: 0,
+        wars: Wars::default(),
     };
     let mut hands = [0u64; MAX_PLAYERS];
     if HANDS {
@@ -347,11 +345,11 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         s.m[p] = (run.wons >> (16 * i)) as usize & LANE;
     }
     s.count_shuffles(run.shuffled);
-    s.count_lane_wars(run.wars);
+    s.count_lane_wars(run.wars.rounds);
     let need = 1 + u64::from(PRIZE);
-    tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need + run.war_cards;
-    tally.wars += run.wars;
-    tally.deepest = tally.deepest.max(run.deepest);
+    tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need + run.wars.cards;
+    tally.wars += run.wars.rounds;
+    tally.deepest = tally.deepest.max(run.wars.deepest);
     tally.battles = run.battles;
     tally.leader = (run.leader != NONE).then_some(run.leader);
     tally.lead_changes = run.changes;
@@ -500,11 +498,29 @@ struct Run {
     power: u64,
     tort: u64,
     tort_tops: u64,
-    /// Wars played on the lanes ([`lane_war`]): how many, the deepest, and the cards they
-    /// turned.
-    wars: u64,
+    /// The wars played on the lanes ([`lane_war`]).
+    wars: Wars,
+}
+
+/// What the wars a run played on its lanes ([`lane_war`]) add to the tally: rounds of war, the
+/// deepest, and the cards they turned.
+#[derive(Clone, Copy, Default)]
+struct Wars {
+    rounds: u64,
     deepest: u32,
-    war_cards: u64,
+    cards: u64,
+}
+
+impl Wars {
+    /// These and a war of `depth` rounds that turned `cards` cards.
+    #[inline(always)]
+    fn and(self, depth: u32, cards: u64) -> Wars {
+        Wars {
+            rounds: self.rounds + u64::from(depth),
+            deepest: self.deepest.max(depth),
+            cards: self.cards + cards,
+        }
+    }
 }
 
 /// `$f!(args; PICK, ORDERED)`: the macro `$f` called with the [`Shape`]'s pick-up code and
@@ -684,7 +700,7 @@ fn plain_run<
     // in registers for the whole run rather than go through memory at every draw.
     let mut g = rng_out.clone();
     let rng = &mut g;
-    let (mut wars, mut deepest, mut war_cards) = (run.wars, run.deepest, run.war_cards);
+    let mut wars = run.wars;
     let (grabs, threshold) = shape.grab(seat);
     // The leader's lane once it is known to be among the seats holding the most cards (then
     // `leader` is not kept up to date), `M` until then.
@@ -788,9 +804,7 @@ fn plain_run<
             (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
             *rng = war.rng;
             (w, warred) = (war.winner, true);
-            wars += u64::from(war.depth);
-            deepest = deepest.max(war.depth);
-            war_cards += war.cards;
+            wars = wars.and(war.depth, war.cards);
             shuffled += war.shuffled;
         } else {
             // The best card's lane: `best` has a bit set, and none above the `M` lanes.
@@ -894,7 +908,7 @@ fn plain_run<
     if lead < M {
         leader = seat[lead] as u8;
     }
-    (run.wars, run.deepest, run.war_cards) = (wars, deepest, war_cards);
+    run.wars = wars;
     *run = Run {
         heads,
         lens,
@@ -1001,7 +1015,7 @@ fn pair_hands<
         [policy_of(POLICY); 2]
     };
     let mut words = [hands[0], hands[1]];
-    let (mut wars, mut deepest, mut war_cards) = (run.wars, run.deepest, run.war_cards);
+    let mut wars = run.wars;
     let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
@@ -1176,9 +1190,7 @@ fn pair_hands<
             (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
             g = war.rng;
             w = war.winner;
-            wars += u64::from(war.depth);
-            deepest = deepest.max(war.depth);
-            war_cards += war.cards;
+            wars = wars.and(war.depth, war.cards);
             shuffled += war.shuffled;
         } else {
             // Lane 1 won if its bit is the one set.
@@ -1257,8 +1269,6 @@ fn pair_hands<
     run.changes = changes;
     run.lam = lam;
     run.wars = wars;
-    run.deepest = deepest;
-    run.war_cards = war_cards;
     stop
 }
 
