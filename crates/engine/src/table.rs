@@ -908,7 +908,6 @@ fn plain_run<
     if lead < M {
         leader = seat[lead] as u8;
     }
-    run.wars = wars;
     *run = Run {
         heads,
         lens,
@@ -918,6 +917,7 @@ fn plain_run<
         leader,
         changes,
         lam,
+        wars,
         ..*run
     };
     stop
@@ -1378,54 +1378,47 @@ unsafe fn lane_war<const M: usize, const PRIZE: bool, const TWO: bool, const ORD
             if contenders >> i & 1 == 0 {
                 continue;
             }
-            let (slot, fill);
-            if TWO {
-                // Card by card, the stack turning its won pile over where it runs out (as
-                // the general draw does; the refill's after the pick). A pile shuffled in
-                // place is saved first, for a war given up later to leave the buffer as it
-                // was; a war that would shuffle a pile it cannot save is given up.
-                macro_rules! turn_over {
-                    () => {
-                        if lane(lens, i) == 0 {
-                            if shuffles {
-                                let (start, len) = (lane(heads, i), lane(wons, i));
-                                if len > SAVED {
-                                    restore(buf, &saved, &starts, saved_lanes);
-                                    return None;
-                                }
-                                for (k, c) in saved[i][..len].iter_mut().enumerate() {
-                                    *c = card(buf, i, start + k);
-                                }
-                                starts[i] = start | len << 16;
-                                saved_lanes |= 1 << i;
+            // Card by card, under two piles the stack turning its won pile over where it runs
+            // out (as the general draw does; the refill's after the pick). A pile shuffled in
+            // place is saved first, for a war given up later to leave the buffer as it was; a
+            // war that would shuffle a pile it cannot save is given up. (With one pile the
+            // stack holds the round: `supply`.)
+            macro_rules! turn_over {
+                () => {
+                    if TWO && lane(lens, i) == 0 {
+                        if shuffles {
+                            let (start, len) = (lane(heads, i), lane(wons, i));
+                            if len > SAVED {
+                                restore(buf, &saved, &starts, saved_lanes);
+                                return None;
                             }
-                            let (h, l, w) = (&mut heads, &mut lens, &mut wons);
-                            shuffled +=
-                                turn_over_lane(buf, base[i], cap, i, h, l, w, shuffles, &mut g);
+                            for (k, c) in saved[i][..len].iter_mut().enumerate() {
+                                *c = card(buf, i, start + k);
+                            }
+                            starts[i] = start | len << 16;
+                            saved_lanes |= 1 << i;
                         }
-                    };
-                }
-                for j in 0..n {
-                    turn_over!();
-                    pot[len + j] = card(buf, i, lane(heads, i));
+                        let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                        shuffled += turn_over_lane(buf, base[i], cap, i, h, l, w, shuffles, &mut g);
+                    }
+                };
+            }
+            // The stack's top card, taken.
+            macro_rules! take {
+                () => {{
+                    let c = card(buf, i, lane(heads, i));
                     heads = (heads + (1 << (16 * i))) & wrap;
                     lens -= 1 << (16 * i);
-                }
-                slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
-                turn_over!();
-                fill = card(buf, i, lane(heads, i));
-                heads = (heads + (1 << (16 * i))) & wrap;
-                lens -= 1 << (16 * i);
-            } else {
-                let h = lane(heads, i);
-                for (j, c) in pot[len..len + n].iter_mut().enumerate() {
-                    *c = card(buf, i, h + j);
-                }
-                slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
-                fill = card(buf, i, h + n);
-                heads = (heads + (((n as u64) + 1) << (16 * i))) & wrap;
-                lens -= ((n as u64) + 1) << (16 * i);
+                    c
+                }};
             }
+            for j in 0..n {
+                turn_over!();
+                pot[len + j] = take!();
+            }
+            let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+            turn_over!();
+            let fill = take!();
             let up;
             (up, words[i]) = refill(words[i], slot, u64::from(fill));
             pot[len + n] = up as u8;
@@ -1520,17 +1513,11 @@ fn tops<const M: usize>(buf: &[u8], base: &[usize; M], heads: u64, mask: usize) 
     })
 }
 
-/// The seats holding the best face-up card (seat `i`'s in byte `i` of `ups`), as a mask.
+/// The seats holding the best face-up card (seat `i`'s in byte `i` of `ups`), as a mask:
+/// [`best_among`] every lane.
 #[inline(always)]
 fn best_lane<const M: usize, const ORDERED: bool>(r: &Rules, ups: u64) -> u8 {
-    let card = |i: usize| (ups >> (8 * i)) as u8;
-    if ORDERED {
-        let max = (0..M).map(card).max().unwrap_or(0);
-        (0..M).fold(0, |m, i| m | u8::from(card(i) == max) << i)
-    } else {
-        let up = (ups as u32).to_le_bytes();
-        r.best_of_first::<M>((1 << M) - 1, &up)
-    }
+    best_among::<M, ORDERED>(r, ups, ((1u16 << M) - 1) as u8)
 }
 
 /// The largest of the first `M` lanes.
