@@ -309,11 +309,9 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         lam: *lam,
         power,
         tort: tortoise.map_or(0, |o| lanes(&o.l, LANE)),
-        // An empty stack's top is 0, as `tops` reads it.
         tort_tops: tortoise.map_or(0, |o| {
             (0..seated).fold(0, |v, i| {
-                let p = seat[i];
-                v | u64::from(if o.l[p] == 0 { 0 } else { o.get(p, o.h[p]) }) << (8 * i)
+                v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
             })
         }),
         wars: Wars::default(),
@@ -897,8 +895,7 @@ fn plain_run<
             // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
             trail[battles as usize % TRAIL] = lens as u8;
             lam += 1;
-            if lam == power || lens == tort && tops::<M>(buf, &base, heads, lens, mask) == tort_tops
-            {
+            if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
                 break Stop::Look;
             }
         }
@@ -1251,8 +1248,7 @@ fn pair_hands<
             // position (its hands compared by `ring` only where lengths and tops match).
             trail[battles as usize % TRAIL] = lens as u8;
             lam += 1;
-            if lam == power || lens == tort && tops::<2>(buf, &base, heads, lens, mask) == tort_tops
-            {
+            if lam == power || lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
                 break Stop::Look;
             }
         }
@@ -1508,16 +1504,12 @@ const fn policy_of(policy: u8) -> Policy {
     }
 }
 
-/// The top card of each of the `M` stacks at `base` with heads `heads` and lengths `lens`
-/// (lane `i`'s in byte `i`), 0 for an empty stack (under two piles a stack may be empty
-/// while its won pile is not): what lies at an empty stack's head is no card of the
-/// position, and equal positions must give equal tops, or Brent's look at them is missed.
+/// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte
+/// `i`).
 #[inline(always)]
-fn tops<const M: usize>(buf: &[u8], base: &[usize; M], heads: u64, lens: u64, mask: usize) -> u64 {
+fn tops<const M: usize>(buf: &[u8], base: &[usize; M], heads: u64, mask: usize) -> u64 {
     (0..M).fold(0, |v, i| {
-        let top = buf[base[i] + ((heads >> (16 * i)) as usize & mask)];
-        let empty = (lens >> (16 * i)) & LANE as u64 == 0;
-        v | u64::from(if empty { 0 } else { top }) << (8 * i)
+        v | u64::from(buf[base[i] + ((heads >> (16 * i)) as usize & mask)]) << (8 * i)
     })
 }
 
