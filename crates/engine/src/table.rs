@@ -147,7 +147,8 @@ enum Stop {
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
 /// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
 /// run stops after the battle that leaves a seat that short, its won pile counted under two
-/// piles) to [`battle`] itself. Loops are found with Brent's algorithm as [`cycle::brent`]
+/// piles) to [`battle`] itself, but where two seats' hands may play short ([`short_run`]).
+/// Loops are found with Brent's algorithm as [`cycle::brent`]
 /// finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a position compared in
 /// full only when its stack lengths and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
@@ -193,6 +194,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
         speed: r.speed,
         lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
+        short_hands: HANDS && !PRIZE && !counted,
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;
@@ -202,7 +204,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         }
         let tortoise = cycles.then_some(&saves.tortoise);
         let (b, e) = (&mut tally, &mut lam);
-        let (looked, end) = if off_ring::<PRIZE, HANDS>(r, s) {
+        let (looked, end) = if off_ring::<PRIZE, HANDS>(r, s, &shape) {
             (false, battle::<N, PRIZE, HANDS>(r, t, s, b, rng))
         } else {
             let (stop, end) = leg::<N, PRIZE, HANDS>(
@@ -263,10 +265,12 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
 /// hands the card that refills the hand, after the prize if there is one; under two piles,
 /// which come without a prize, its won pile counts: the ring turns it over), or with hands
-/// fewer cards in hand than the rules' hand.
-fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats) -> bool {
+/// fewer cards in hand than the rules' hand. Two seats with hands where the [`Shape`] lets
+/// them play short hands ([`pair_hands`]'s [`short_run`]) never are.
+fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
     let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
     need > 0
+        && !(shape.short_hands && s.in_game.count_ones() == 2)
         && seats(s.in_game)
             .any(|p| s.l[p] + s.m[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
 }
@@ -309,12 +313,21 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         lam: *lam,
         power,
         tort: tortoise.map_or(0, |o| lanes(&o.l, LANE)),
+        // A seat with neither stack nor won pile (a short hand) has no top: 0, as
+        // `short_run` reads it.
         tort_tops: tortoise.map_or(0, |o| {
             (0..seated).fold(0, |v, i| {
-                v | u64::from(o.get(seat[i], o.h[seat[i]])) << (8 * i)
+                let p = seat[i];
+                let top = if o.l[p] + o.m[p] == 0 {
+                    0
+                } else {
+                    o.get(p, o.h[p])
+                };
+                v | u64::from(top) << (8 * i)
             })
         }),
         wars: Wars::default(),
+        held: (0..seated).fold(0u64, |v, i| v | u64::from(s.hand_len[seat[i]]) << (16 * i)),
     };
     let mut hands = [0u64; MAX_PLAYERS];
     if HANDS {
@@ -337,6 +350,7 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     for (i, &p) in seat.iter().enumerate().take(seated) {
         if HANDS {
             s.hands[p] = hands[i].to_le_bytes();
+            s.hand_len[p] = (run.held >> (16 * i)) as u8;
         }
         // Ring positions are read modulo the ring; a head at least the ring's size lets
         // a war count back from it.
@@ -388,7 +402,7 @@ impl<const N: usize, const PRIZE: bool, const HANDS: bool> cycle::Step<Seats>
             ..self.shape
         };
         while tally.battles < to {
-            if off_ring::<PRIZE, HANDS>(self.r, s) {
+            if off_ring::<PRIZE, HANDS>(self.r, s, &self.shape) {
                 self.step(s, tally, false);
                 continue;
             }
@@ -447,6 +461,11 @@ struct Shape {
     /// for no ending of its own (no `wars_to_win`) and is a war as `hand_war` plays it (no
     /// `war_cause_to_loser`).
     lane_wars: bool,
+    /// Two seats with hands play on in [`pair_hands`] once a seat's stack (with its won pile
+    /// under two piles) has run out ([`short_run`]): its hand plays down and grows back after
+    /// a pick-up. Not with a prize (a seat out of stack gives none) nor an ending that counts
+    /// cards (its bounds count full hands).
+    short_hands: bool,
 }
 
 impl Shape {
@@ -500,6 +519,8 @@ struct Run {
     tort_tops: u64,
     /// The wars played on the lanes ([`lane_war`]).
     wars: Wars,
+    /// The hands' lengths, as lanes: full, but where [`short_run`] leaves a hand short.
+    held: u64,
 }
 
 /// What the wars a run played on its lanes ([`lane_war`]) add to the tally: rounds of war, the
@@ -943,7 +964,10 @@ mod policy {
 /// go onto the won piles, and a seat's stack that has run out is turned over at its refill,
 /// after its pick. A tie (outside the vector blocks below, whose ties stop the run) is a war
 /// in the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent
-/// them to the call would keep them in memory).
+/// them to the call would keep them in memory). Once a seat's supply (its stack, with its
+/// won pile under two piles) is out, where the [`Shape`] lets hands play short, the battles
+/// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with
+/// full hands carry nothing for them (they are about 3 % of the battles with hands of 3).
 /// Where both seats play a random card under an ordered ranking, with one
 /// pile, without a prize or speed, and no ending counts cards, blocks of up to 16 battles go
 /// to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512,
@@ -1019,241 +1043,291 @@ fn pair_hands<
     let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
-    let stop = loop {
-        #[cfg(target_arch = "x86_64")]
-        if blocks {
-            let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
-            let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
-            // The block counts lead changes from the sign of the stacks' margin, which must
-            // agree with the leader (a seat out of the game, or none while the stacks differ,
-            // leads only until the next battle).
-            let lead = if leader == seat_bytes as u8 {
-                Some(1)
-            } else if leader == (seat_bytes >> 8) as u8 {
-                Some(-1)
-            } else if leader == NONE {
-                Some(0)
-            } else {
-                None
+    debug_assert!(shape.short_hands || run.held == hand as u64 * BOTH);
+    // The battles while a hand may be short, out of the loop: the run's position goes to
+    // [`short_run`] and comes back, `$tail` as it says.
+    macro_rules! short {
+        ($tail:expr) => {{
+            let mut p = Short {
+                heads,
+                lens,
+                wons,
+                held: run.held,
+                words,
+                rng: g,
+                shuffled,
+                battles,
+                leader,
+                changes,
+                lam,
             };
-            let agreed = lead.filter(|&lead| l0 == l1 || lead != 0 && (l0 > l1) == (lead > 0));
-            if k >= 2
-                && let Some(lead) = agreed
-            {
-                let mut hr = crate::block::HandRun {
-                    heads: [heads as usize & mask, (heads >> 16) as usize & mask],
-                    lens: [l0, l1],
-                    words,
-                    lead,
-                    changes,
+            let brent = (power, tort, tort_tops);
+            // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
+            let stop = unsafe {
+                short_run::<TWO, PICK, ORDERED>(
+                    r, buf, base, cap, policies, shape, seat, brent, trail, &mut p, $tail,
+                )
+            };
+            Short {
+                heads,
+                lens,
+                wons,
+                held: run.held,
+                words,
+                rng: g,
+                shuffled,
+                battles,
+                leader,
+                changes,
+                lam,
+            } = p;
+            stop
+        }};
+    }
+    let stop = 'run: {
+        // A leg may start with a seat's supply out (its hand full or not).
+        let supply = lens + wons;
+        if shape.short_hands
+            && (supply & LANE as u64 == 0 || (supply >> 16) & LANE as u64 == 0)
+            && let Some(stop) = short!(false)
+        {
+            break 'run stop;
+        }
+        loop {
+            #[cfg(target_arch = "x86_64")]
+            if blocks {
+                let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
+                let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
+                // The block counts lead changes from the sign of the stacks' margin, which must
+                // agree with the leader (a seat out of the game, or none while the stacks differ,
+                // leads only until the next battle).
+                let lead = if leader == seat_bytes as u8 {
+                    Some(1)
+                } else if leader == (seat_bytes >> 8) as u8 {
+                    Some(-1)
+                } else if leader == NONE {
+                    Some(0)
+                } else {
+                    None
                 };
-                // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
-                // stacks hold `k` cards; `cap` is a power of two (the seats' stretches are)
-                // and both stretches lie in the buffer (asserted); hands of `hand ≤ 8` cards;
-                // the lead agrees.
-                let b = unsafe {
-                    crate::block::random_hands::<PICK>(
-                        buf,
-                        base,
-                        cap,
-                        hand as u32,
-                        k,
-                        &mut hr,
-                        &mut g,
+                let agreed = lead.filter(|&lead| l0 == l1 || lead != 0 && (l0 > l1) == (lead > 0));
+                if k >= 2
+                    && let Some(lead) = agreed
+                {
+                    let mut hr = crate::block::HandRun {
+                        heads: [heads as usize & mask, (heads >> 16) as usize & mask],
+                        lens: [l0, l1],
+                        words,
+                        lead,
+                        changes,
+                    };
+                    // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
+                    // stacks hold `k` cards; `cap` is a power of two (the seats' stretches are)
+                    // and both stretches lie in the buffer (asserted); hands of `hand ≤ 8` cards;
+                    // the lead agrees.
+                    let b = unsafe {
+                        crate::block::random_hands::<PICK>(
+                            buf,
+                            base,
+                            cap,
+                            hand as u32,
+                            k,
+                            &mut hr,
+                            &mut g,
+                        )
+                    };
+                    heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
+                    lens = hr.lens[0] as u64 | (hr.lens[1] as u64) << 16;
+                    words = hr.words;
+                    changes = hr.changes;
+                    leader = match hr.lead.signum() {
+                        1 => seat_bytes as u8,
+                        -1 => (seat_bytes >> 8) as u8,
+                        _ => leader,
+                    };
+                    battles += b.played as u64;
+                    vector_blocks += 1;
+                    if let Some([up0, up1]) = b.tie {
+                        let mut up = [0u8; MAX_PLAYERS];
+                        up[seat[0]] = up0;
+                        up[seat[1]] = up1;
+                        break Stop::Tie {
+                            tied: 1 << seat[0] | 1 << seat[1],
+                            prize: [0; MAX_PLAYERS],
+                            up,
+                        };
+                    }
+                    if hr.lens[0] == 0 || hr.lens[1] == 0 {
+                        let w = (b.won1 >> (b.played - 1)) as usize & 1;
+                        break Stop::Check(seat[w]);
+                    }
+                    if battles >= shape.cap {
+                        break Stop::Look;
+                    }
+                    continue;
+                }
+            }
+            battles += 1;
+            let (top0, top1, up0, up1);
+            if TWO {
+                // Each seat picks its card, then refills the slot from its stack, which turns its
+                // won pile over first where it has run out (the general draw's order).
+                let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
+                for (i, &b) in base.iter().enumerate() {
+                    let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                    let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                    // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                    let (turned, card) =
+                        unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
+                    (shuffled, top[i]) = (shuffled + turned, card);
+                    (ups[i], words[i]) = refill(words[i], slot, top[i]);
+                }
+                [top0, top1] = top;
+                [up0, up1] = ups;
+            } else {
+                let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
+                // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
+                (top0, top1) = unsafe {
+                    (
+                        u64::from(*buf.get_unchecked(base[0] + h0)),
+                        u64::from(*buf.get_unchecked(base[1] + h1)),
                     )
                 };
-                heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
-                lens = hr.lens[0] as u64 | (hr.lens[1] as u64) << 16;
-                words = hr.words;
-                changes = hr.changes;
-                leader = match hr.lead.signum() {
-                    1 => seat_bytes as u8,
-                    -1 => (seat_bytes >> 8) as u8,
-                    _ => leader,
+                // With a prize, the top card is the prize and the one under it refills the hand.
+                let (fill0, fill1) = if PRIZE {
+                    // SAFETY: as above, the positions masked into the stretches.
+                    unsafe {
+                        (
+                            u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
+                            u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
+                        )
+                    }
+                } else {
+                    (top0, top1)
                 };
-                battles += b.played as u64;
-                vector_blocks += 1;
-                if let Some([up0, up1]) = b.tie {
-                    let mut up = [0u8; MAX_PLAYERS];
-                    up[seat[0]] = up0;
-                    up[seat[1]] = up1;
+                let (word0, word1);
+                (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
+                (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
+                words = [word0, word1];
+            }
+            let ups = up0 | up1 << 8;
+            let moved = if PRIZE { 2 * BOTH } else { BOTH };
+            heads = (heads + moved) & wrap;
+            lens -= moved;
+            let best = best_lane::<2, ORDERED>(r, ups);
+            let best = if grabs && g.next_u64() < threshold {
+                1
+            } else {
+                best
+            };
+            let w;
+            if best == 0b11 {
+                // The war between the two is played here where both can play it in full; a war
+                // that cannot is `hand_war`'s, from its start.
+                let war = if shape.lane_wars {
+                    let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
+                    let lanes = (heads, lens, wons, words);
+                    // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
+                    unsafe {
+                        lane_war::<2, PRIZE, TWO, ORDERED>(
+                            r,
+                            buf,
+                            base,
+                            cap,
+                            lanes,
+                            g.clone(),
+                            policies,
+                            shape.shuffles,
+                            0b11,
+                            prs,
+                            ups,
+                            order_buf,
+                        )
+                    }
+                } else {
+                    None
+                };
+                let Some(war) = war else {
+                    let (mut prize, mut up) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+                    if PRIZE {
+                        prize[seat[0]] = top0 as u8;
+                        prize[seat[1]] = top1 as u8;
+                    }
+                    up[seat[0]] = up0 as u8;
+                    up[seat[1]] = up1 as u8;
                     break Stop::Tie {
                         tied: 1 << seat[0] | 1 << seat[1],
-                        prize: [0; MAX_PLAYERS],
+                        prize,
                         up,
                     };
-                }
-                if hr.lens[0] == 0 || hr.lens[1] == 0 {
-                    let w = (b.won1 >> (b.played - 1)) as usize & 1;
+                };
+                (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
+                g = war.rng;
+                w = war.winner;
+                wars = wars.and(war.depth, war.cards);
+                shuffled += war.shuffled;
+            } else {
+                // Lane 1 won if its bit is the one set.
+                w = usize::from(best >> 1);
+                let (cards, k) = if PRIZE {
+                    let prs = top0 | top1 << 8;
+                    (
+                        order_prize::<2, PICK>(&mut g, prs, ups, w, shape.layered),
+                        4,
+                    )
+                } else {
+                    (order::<2, PICK>(&mut g, ups, w), 2)
+                };
+                // The won cards go under the stack, or under two piles onto the won pile (`wons`
+                // is zero with one pile).
+                let mut grown = if TWO { wons } else { lens };
+                // SAFETY: both stretches lie in `buf` (asserted).
+                unsafe {
+                    put_under(
+                        buf,
+                        base[w],
+                        cap,
+                        heads,
+                        lens + wons,
+                        &mut grown,
+                        w,
+                        cards,
+                        k,
+                    )
+                };
+                (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
+            }
+            // A seat that cannot refill its hand (after a prize) stops the run.
+            let totals = lens + wons;
+            let (l0, l1) = (totals & LANE as u64, (totals >> 16) & LANE as u64);
+            let need = 1 + u64::from(PRIZE);
+            if l0 < need || l1 < need || shape.may_end::<2>(totals, battles) {
+                // A seat out of its supply plays on short hands where it may, this battle's
+                // steps after it included.
+                if !shape.short_hands {
                     break Stop::Check(seat[w]);
                 }
-                if battles >= shape.cap {
+                match short!(true) {
+                    Some(stop) => break stop,
+                    None => continue,
+                }
+            }
+            // (Hands are full and the same size: the cards outside them decide the lead.)
+            let now = pair_leader(leader, l0, l1, seat_bytes);
+            changes += u64::from(leader != NONE && now != leader);
+            leader = now;
+            if shape.cycles {
+                // As in `plain_run`: the replay's hint, and Brent's count against the saved
+                // position (its hands compared by `ring` only where lengths and tops match).
+                trail[battles as usize % TRAIL] = lens as u8;
+                lam += 1;
+                if lam == power || lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
                     break Stop::Look;
                 }
-                continue;
             }
-        }
-        battles += 1;
-        let (top0, top1, up0, up1);
-        if TWO {
-            // Each seat picks its card, then refills the slot from its stack, which turns its
-            // won pile over first where it has run out (the general draw's order).
-            let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
-            for (i, &b) in base.iter().enumerate() {
-                let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
-                let (h, l, m) = (&mut heads, &mut lens, &mut wons);
-                // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
-                let (turned, card) =
-                    unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
-                (shuffled, top[i]) = (shuffled + turned, card);
-                (ups[i], words[i]) = refill(words[i], slot, top[i]);
-            }
-            [top0, top1] = top;
-            [up0, up1] = ups;
-        } else {
-            let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
-            // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
-            (top0, top1) = unsafe {
-                (
-                    u64::from(*buf.get_unchecked(base[0] + h0)),
-                    u64::from(*buf.get_unchecked(base[1] + h1)),
-                )
-            };
-            // With a prize, the top card is the prize and the one under it refills the hand.
-            let (fill0, fill1) = if PRIZE {
-                // SAFETY: as above, the positions masked into the stretches.
-                unsafe {
-                    (
-                        u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
-                        u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
-                    )
-                }
-            } else {
-                (top0, top1)
-            };
-            let (word0, word1);
-            (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
-            (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
-            words = [word0, word1];
-        }
-        let ups = up0 | up1 << 8;
-        let moved = if PRIZE { 2 * BOTH } else { BOTH };
-        heads = (heads + moved) & wrap;
-        lens -= moved;
-        let best = best_lane::<2, ORDERED>(r, ups);
-        let best = if grabs && g.next_u64() < threshold {
-            1
-        } else {
-            best
-        };
-        let w;
-        if best == 0b11 {
-            // The war between the two is played here where both can play it in full; a war
-            // that cannot is `hand_war`'s, from its start.
-            let war = if shape.lane_wars {
-                let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
-                let lanes = (heads, lens, wons, words);
-                // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
-                unsafe {
-                    lane_war::<2, PRIZE, TWO, ORDERED>(
-                        r,
-                        buf,
-                        base,
-                        cap,
-                        lanes,
-                        g.clone(),
-                        policies,
-                        shape.shuffles,
-                        0b11,
-                        prs,
-                        ups,
-                        order_buf,
-                    )
-                }
-            } else {
-                None
-            };
-            let Some(war) = war else {
-                let (mut prize, mut up) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-                if PRIZE {
-                    prize[seat[0]] = top0 as u8;
-                    prize[seat[1]] = top1 as u8;
-                }
-                up[seat[0]] = up0 as u8;
-                up[seat[1]] = up1 as u8;
-                break Stop::Tie {
-                    tied: 1 << seat[0] | 1 << seat[1],
-                    prize,
-                    up,
-                };
-            };
-            (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
-            g = war.rng;
-            w = war.winner;
-            wars = wars.and(war.depth, war.cards);
-            shuffled += war.shuffled;
-        } else {
-            // Lane 1 won if its bit is the one set.
-            w = usize::from(best >> 1);
-            let (cards, k) = if PRIZE {
-                let prs = top0 | top1 << 8;
-                (
-                    order_prize::<2, PICK>(&mut g, prs, ups, w, shape.layered),
-                    4,
-                )
-            } else {
-                (order::<2, PICK>(&mut g, ups, w), 2)
-            };
-            // The won cards go under the stack, or under two piles onto the won pile (`wons`
-            // is zero with one pile).
-            let mut grown = if TWO { wons } else { lens };
-            // SAFETY: both stretches lie in `buf` (asserted).
-            unsafe {
-                put_under(
-                    buf,
-                    base[w],
-                    cap,
-                    heads,
-                    lens + wons,
-                    &mut grown,
-                    w,
-                    cards,
-                    k,
-                )
-            };
-            (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
-        }
-        // A seat that cannot refill its hand (after a prize) stops the run.
-        let totals = lens + wons;
-        let (l0, l1) = (totals & LANE as u64, (totals >> 16) & LANE as u64);
-        let need = 1 + u64::from(PRIZE);
-        if l0 < need || l1 < need || shape.may_end::<2>(totals, battles) {
-            break Stop::Check(seat[w]);
-        }
-        // `Tally::note_leader` for two seats: the one holding more leads (hands are full and
-        // the same size, so the cards outside them decide), and on equal counts the lead
-        // stays. A change is counted whenever a leader there was gives way (to the other
-        // seat: a leader that is out of the game lasts only while the two are level).
-        let now = if l0 > l1 {
-            seat_bytes as u8
-        } else if l1 > l0 {
-            (seat_bytes >> 8) as u8
-        } else {
-            leader
-        };
-        changes += u64::from(leader != NONE && now != leader);
-        leader = now;
-        if shape.cycles {
-            // As in `plain_run`: the replay's hint, and Brent's count against the saved
-            // position (its hands compared by `ring` only where lengths and tops match).
-            trail[battles as usize % TRAIL] = lens as u8;
-            lam += 1;
-            if lam == power || lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
+            if battles >= shape.cap {
                 break Stop::Look;
             }
-        }
-        if battles >= shape.cap {
-            break Stop::Look;
         }
     };
     #[cfg(target_arch = "x86_64")]
@@ -1270,6 +1344,200 @@ fn pair_hands<
     run.lam = lam;
     run.wars = wars;
     stop
+}
+
+/// `Tally::note_leader` for two seats holding `l0` and `l1` cards (lanes 0 and 1, whose seats
+/// are the bytes of `seat_bytes`): the one holding more leads, and on equal counts the lead
+/// stays. A change is counted whenever a leader there was gives way (to the other seat: a
+/// leader that is out of the game lasts only while the two are level).
+#[inline(always)]
+fn pair_leader(leader: u8, l0: u64, l1: u64, seat_bytes: u32) -> u8 {
+    if l0 > l1 {
+        seat_bytes as u8
+    } else if l1 > l0 {
+        (seat_bytes >> 8) as u8
+    } else {
+        leader
+    }
+}
+
+/// A [`pair_hands`] run's position and counts while a hand may be short, lent to
+/// [`short_run`] from the run's rarely taken branch (the run keeps its own in registers).
+struct Short {
+    heads: u64,
+    lens: u64,
+    wons: u64,
+    held: u64,
+    words: [u64; 2],
+    rng: GameRng,
+    shuffled: u64,
+    battles: u64,
+    leader: u8,
+    changes: u64,
+    lam: u64,
+}
+
+/// Battles of a [`pair_hands`] run while a seat's supply (its stack, with its won pile under
+/// two piles) is out, as the table [`battle`] plays them. Each seat picks from the cards in
+/// its hand by its policy; a seat with a supply refills the slot from it (under two piles
+/// turning its won pile over where its stack is out), a seat without one plays its hand down,
+/// its last card moved into the slot (`Holdings::draw_up`). After the pick-up the winner's
+/// hand, if short, grows back from its supply (`Holdings::top_up`; the loser's cannot, for a
+/// hand is short only while its supply is out). With `tail`, the run has just played the
+/// battle that took a supply out, and that battle's steps after it (the leader, Brent's
+/// count, the cap) come first. Returns `None` once both supplies are back (both hands full
+/// again), or why the run stops: a tie (its war is `hand_war`'s, as a war with a supply out
+/// cannot be played on the lanes), a seat out of cards, or a look.
+///
+/// # Safety
+///
+/// Both stretches `base[i] .. base[i] + cap` lie in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // the run's context, handed over
+#[cold]
+#[inline(never)]
+unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; 2],
+    cap: usize,
+    policies: [Policy; 2],
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    (power, tort, tort_tops): (u64, u64, u64),
+    trail: &mut [u8],
+    p: &mut Short,
+    mut tail: bool,
+) -> Option<Stop> {
+    const BOTH: u64 = 0x0001_0001;
+    debug_assert!(
+        shape.short_hands,
+        "short hands only where the shape lets them"
+    );
+    let (hand, mask) = (r.hand as u64, cap - 1);
+    let wrap = BOTH * mask as u64;
+    let (grabs, threshold) = shape.grab(seat);
+    let seat_bytes = seat[0] as u32 | (seat[1] as u32) << 8;
+    let lane = |x: u64, i: usize| (x >> (16 * i)) & LANE as u64;
+    loop {
+        if tail {
+            let totals = p.lens + p.wons + p.held;
+            let now = pair_leader(p.leader, lane(totals, 0), lane(totals, 1), seat_bytes);
+            p.changes += u64::from(p.leader != NONE && now != p.leader);
+            p.leader = now;
+            if shape.cycles {
+                trail[p.battles as usize % TRAIL] = p.lens as u8;
+                p.lam += 1;
+                let supply = p.lens + p.wons;
+                if p.lam == power
+                    || p.lens == tort && short_tops(buf, base, p.heads, supply, mask) == tort_tops
+                {
+                    return Some(Stop::Look);
+                }
+            }
+            if p.battles >= shape.cap {
+                return Some(Stop::Look);
+            }
+            let supply = p.lens + p.wons;
+            if lane(supply, 0) > 0 && lane(supply, 1) > 0 {
+                debug_assert_eq!(p.held, hand * BOTH, "a short hand with a supply");
+                return None;
+            }
+        }
+        tail = true;
+        p.battles += 1;
+        let mut ups = 0;
+        for (i, &b) in base.iter().enumerate() {
+            let one = 1u64 << (16 * i);
+            let n = lane(p.held, i) as usize;
+            debug_assert!(n > 0, "a seat in the game holds a card");
+            let slot = r.choose_by(policies[i], &p.words[i].to_le_bytes()[..n], &mut p.rng);
+            let card;
+            if lane(p.lens + p.wons, i) > 0 {
+                let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+                // SAFETY: the stretch `b .. b + cap` lies in `buf` (the caller's word).
+                let (turned, top) =
+                    unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut p.rng) };
+                p.shuffled += turned;
+                (card, p.words[i]) = refill(p.words[i], slot, top);
+                p.heads = (p.heads + one) & wrap;
+                p.lens -= one;
+            } else {
+                let last = (p.words[i] >> (8 * (n - 1))) & 0xFF;
+                (card, p.words[i]) = refill(p.words[i], slot, last);
+                p.held -= one;
+            }
+            ups |= card << (8 * i);
+        }
+        let best = best_lane::<2, ORDERED>(r, ups);
+        let best = if grabs && p.rng.next_u64() < threshold {
+            1
+        } else {
+            best
+        };
+        if best == 0b11 {
+            let mut up = [0u8; MAX_PLAYERS];
+            up[seat[0]] = ups as u8;
+            up[seat[1]] = (ups >> 8) as u8;
+            return Some(Stop::Tie {
+                tied: 1 << seat[0] | 1 << seat[1],
+                prize: [0; MAX_PLAYERS],
+                up,
+            });
+        }
+        // Lane 1 won if its bit is the one set.
+        let w = usize::from(best >> 1);
+        let cards = order::<2, PICK>(&mut p.rng, ups, w);
+        let mut grown = if TWO { p.wons } else { p.lens };
+        // SAFETY: `w < 2`, and both stretches lie in `buf` (the caller's word).
+        unsafe {
+            put_under(
+                buf,
+                base[w],
+                cap,
+                p.heads,
+                p.lens + p.wons,
+                &mut grown,
+                w,
+                cards,
+                2,
+            )
+        };
+        (p.lens, p.wons) = if TWO {
+            (p.lens, grown)
+        } else {
+            (grown, p.wons)
+        };
+        let one = 1u64 << (16 * w);
+        while lane(p.held, w) < hand && lane(p.lens + p.wons, w) > 0 {
+            let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+            // SAFETY: as above.
+            let (turned, top) =
+                unsafe { refill_card(buf, base[w], cap, w, h, l, m, shape.shuffles, &mut p.rng) };
+            p.shuffled += turned;
+            let at = 8 * lane(p.held, w);
+            p.words[w] = p.words[w] & !(0xFF << at) | top << at;
+            p.heads = (p.heads + one) & wrap;
+            p.lens -= one;
+            p.held += one;
+        }
+        let totals = p.lens + p.wons + p.held;
+        if lane(totals, 0) == 0 || lane(totals, 1) == 0 {
+            return Some(Stop::Check(seat[w]));
+        }
+    }
+}
+
+/// The top card of each of two stacks at `base` with heads `heads` (lane `i`'s in byte `i`),
+/// 0 for a seat with no supply (stack and won pile, `supply`): what lies at its head is no
+/// card of the position, and equal positions must give equal tops. (A stack that has run out
+/// under two piles has its won pile's top at its head.)
+#[inline(always)]
+fn short_tops(buf: &[u8], base: [usize; 2], heads: u64, supply: u64, mask: usize) -> u64 {
+    (0..2).fold(0, |v, i| {
+        let top = buf[base[i] + ((heads >> (16 * i)) as usize & mask)];
+        let out = (supply >> (16 * i)) & LANE as u64 == 0;
+        v | u64::from(if out { 0 } else { top }) << (8 * i)
+    })
 }
 
 /// A war that a run with hands hands over, as [`lane_war`] played it: the lane that won, the

@@ -546,7 +546,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("1", "random"),
             ("3", "random,highest,lowest,median"),
         ] {
-            let extras: [&[(&str, &str)]; 23] = [
+            let extras: [&[(&str, &str)]; 24] = [
                 &[("pickup", "shuffled")],
                 &[("pickup", "rank-asc")],
                 &[("pickup", "seat")],
@@ -582,6 +582,9 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
                 &[("war_down", "1"), ("decks", "2")],
                 &[("wars_to_win", "3")],
                 &[("war_cause_to_loser", "true")],
+                // A deck so small that hands run short often and the lead changes while
+                // they are (with the larger hands, no deal: skipped).
+                &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
             ];
             for extra in extras {
                 let policies: Vec<&str> = policy.split(',').collect();
@@ -687,6 +690,48 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         looped >= 10 && capped >= 10 && prize_looped >= 5,
         "looped {looped} ({prize_looped} with a prize), capped {capped}"
     );
+}
+
+/// Loops through short hands: with decks of 8 to 12 cards, the hands of two seats run short
+/// often, and a loop may pass through positions where a seat holds nothing but its hand (its
+/// stack's ring then holds no card of the position at its head). Deterministic policies and
+/// pick-ups under one pile and two, many deals: the table loop finds each loop the general
+/// loop finds, at the same battle.
+#[test]
+fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
+    let (mut compared, mut looped) = (0, 0);
+    for (ranks, suits) in [("4", "2"), ("4", "3"), ("5", "2"), ("6", "2")] {
+        for hand in ["2", "3"] {
+            for policy in ["highest", "lowest", "median", "highest,lowest"] {
+                for pickup in ["winner-first", "loser-first", "seat", "rank-desc"] {
+                    for pile in [&[][..], &[("pile", "two-pile"), ("on_empty", "turn-over")]] {
+                        let mut pairs = vec![
+                            ("deck", "custom"),
+                            ("ranks", ranks),
+                            ("suits", suits),
+                            ("hand", hand),
+                            ("hand_policy", policy),
+                            ("pickup", pickup),
+                        ];
+                        pairs.extend_from_slice(pile);
+                        let rules = Rules::from_pairs(pairs).unwrap();
+                        let games: Vec<GameSeed> =
+                            (0..150).map(|g| GameSeed::new(9, 0, g)).collect();
+                        let loops = every_loop_agrees(&rules, &games).unwrap();
+                        assert!(loops.contains(&HotLoop::Table), "{rules}");
+                        compared += 1;
+                        let mut engine = Engine::new(&rules);
+                        looped += games
+                            .iter()
+                            .filter(|&&g| engine.play(g).end == EndReason::Cycle)
+                            .count();
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("short-hand rule sets compared: {compared}; games looped {looped}");
+    assert!(looped > 1000, "{looped}");
 }
 
 /// Games of 3–4 players hand their last two seats to a two-seat loop (the duo, or the block
