@@ -1044,23 +1044,14 @@ fn pair_hands<
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     debug_assert!(shape.short_hands || run.held == hand as u64 * BOTH);
-    // The battles while a hand may be short, out of the loop: the run's position goes to
-    // [`short_run`] and comes back, `$tail` as it says.
+    // The battles while a hand may be short, out of the loop: the run's position (its
+    // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
-        ($tail:expr) => {{
-            let mut p = Short {
-                heads,
-                lens,
-                wons,
-                held: run.held,
-                words,
-                rng: g,
-                shuffled,
-                battles,
-                leader,
-                changes,
-                lam,
-            };
+        ($tail:expr) => {
+            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
+        };
+        ($tail:expr; $($field:ident),*) => {{
+            let mut p = Short { $($field,)* held: run.held, rng: g };
             let brent = (power, tort, tort_tops);
             // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
             let stop = unsafe {
@@ -1068,19 +1059,7 @@ fn pair_hands<
                     r, buf, base, cap, policies, shape, seat, brent, trail, &mut p, $tail,
                 )
             };
-            Short {
-                heads,
-                lens,
-                wons,
-                held: run.held,
-                words,
-                rng: g,
-                shuffled,
-                battles,
-                leader,
-                changes,
-                lam,
-            } = p;
+            Short { $($field,)* held: run.held, rng: g } = p;
             stop
         }};
     }
