@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use rayon::prelude::*;
-use warlab_engine::{Engine, GameSeed, HotLoop, Rules};
+use warlab_engine::{Engine, GameSeed, HotLoop, Rules, SAMPLE_VALUES, splitmix64};
 
 use crate::options::RuleArgs;
 
@@ -205,72 +205,21 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ("two-pile, hand=3", &[("pile", "two-pile"), ("hand", "3")]),
 ];
 
-/// The values `warlab bench --combos` draws rule sets from: the options that change how a
-/// game is played, with the values the bundled experiments and the sources use (decks by
-/// `ranks`/`suits`, `low_rank` and the safety cap are left at their defaults). `on_empty` is
-/// drawn only with two piles and `hand_policy` only with hands.
-const COMBO_OPTIONS: &[(&str, &[&str])] = &[
-    ("players", &["2", "2", "3", "4"]),
-    (
-        "pickup",
-        &[
-            "shuffled",
-            "winner-first",
-            "loser-first",
-            "played",
-            "seat",
-            "rank-desc",
-            "rank-asc",
-        ],
-    ),
-    ("short_war", &["all-but-last", "last-card-up", "lose"]),
-    ("chained_war", &["repeat", "flip-one"]),
-    (
-        "war_down",
-        &["0", "1", "2", "3", "by-rank", "J=1,Q=2,K=3,A=4"],
-    ),
-    ("pile", &["single", "two-pile"]),
-    ("on_empty", &["turn-over", "shuffle", "lose"]),
-    (
-        "ranking",
-        &[
-            "aces-high",
-            "aces-low",
-            "peasant",
-            "low-beats-high",
-            "low-wins",
-        ],
-    ),
-    ("deck", &["standard52", "piquet36", "jokers54"]),
-    ("decks", &["1", "2"]),
-    ("prize", &["false", "true"]),
-    ("war_cause_to_loser", &["false", "true"]),
-    ("hand", &["0", "3"]),
-    ("hand_policy", &["random", "highest", "lowest", "median"]),
-    ("speed", &["none", "0.1"]),
-    ("battle_limit", &["none", "500"]),
-    ("target_cards", &["none", "40"]),
-    ("min_cards", &["none", "5"]),
-    ("wars_to_win", &["none", "3"]),
-];
-
-/// `count` rule sets drawn at random (from `seed`) over [`COMBO_OPTIONS`]: each option set
+/// `count` rule sets drawn at random (from `seed`) over [`SAMPLE_VALUES`]: each option set
 /// with probability 1/2 to one of its values, combinations the rules refuse drawn again.
 pub fn combos(count: usize, seed: u64) -> Vec<(String, Rules)> {
     // splitmix64: a fixed, seeded sequence, so that a list of combinations can be measured
     // again with another binary.
     let mut state = seed;
     let mut next = move || {
+        let z = splitmix64(state);
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        z
     };
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let mut pairs: Vec<(&str, &str)> = Vec::new();
-        for &(key, values) in COMBO_OPTIONS {
+        for &(key, values) in SAMPLE_VALUES {
             let pick = next();
             let set = |k: &str, v: &str| pairs.iter().any(|&(pk, pv)| pk == k && pv == v);
             let depends = match key {

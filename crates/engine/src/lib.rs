@@ -51,7 +51,7 @@ pub use record::{Cycle, EndReason, GameRecord};
 pub use rng::{Draws, GameRng, GameSeed, splitmix64};
 pub use rules::{
     ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
-    RuleOptions, Rules, RulesError, ShortWar, WarDown,
+    RuleOptions, Rules, RulesError, SAMPLE_VALUES, ShortWar, WarDown,
 };
 pub use spec::{Choice, Named, Opt, OptionError};
 pub use step::{Battler, Ending, Played, Position};

@@ -11,7 +11,8 @@
 //! the lanes, where every tied seat can play it in full ([`lane_war`]), else [`hand_war`]
 //! (under `war_cause_to_loser`, the general contest);
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
-//! seats. Once two seats are left, the engine may take the game over for the two-seat loops
+//! seats, but for two seats with hands (without a prize or an ending that counts cards), whose
+//! hands play down and grow back in [`short_run`] once a seat's supply is out. Once two seats are left, the engine may take the game over for the two-seat loops
 //! ([`Played::LastTwo`]).
 
 use crate::cycle::{self, Position, Saves, TRAIL};
@@ -511,8 +512,9 @@ struct Run {
     changes: u64,
     /// Brent's loop detection: battles since the saved position, and the power of two at which
     /// the next is saved; `tort`, the saved position's stack lengths as lanes, and
-    /// `tort_tops` its top cards (lane `i`'s in byte `i`): a position whose lengths and tops
-    /// both match is compared in full.
+    /// `tort_tops` its top cards (lane `i`'s in byte `i`; 0 for a seat with neither stack nor
+    /// won pile, as [`short_tops`] reads one): a position whose lengths and tops both match is
+    /// compared in full.
     lam: u64,
     power: u64,
     tort: u64,
@@ -1043,7 +1045,12 @@ fn pair_hands<
     let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
-    debug_assert!(shape.short_hands || run.held == hand as u64 * BOTH);
+    // Hands are short only while a supply is out (which `short_run` plays first).
+    debug_assert!({
+        let supply = lens + wons;
+        let out = supply & LANE as u64 == 0 || (supply >> 16) & LANE as u64 == 0;
+        shape.short_hands && out || run.held == hand as u64 * BOTH
+    });
     // The battles while a hand may be short, out of the loop: the run's position (its
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
@@ -1276,7 +1283,8 @@ fn pair_hands<
                 };
                 (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
             }
-            // A seat that cannot refill its hand (after a prize) stops the run.
+            // A seat that cannot refill its hand (after a prize) stops the run, or with short
+            // hands goes on in `short_run`.
             let totals = lens + wons;
             let (l0, l1) = (totals & LANE as u64, (totals >> 16) & LANE as u64);
             let need = 1 + u64::from(PRIZE);
@@ -1341,7 +1349,8 @@ fn pair_leader(leader: u8, l0: u64, l1: u64, seat_bytes: u32) -> u8 {
 }
 
 /// A [`pair_hands`] run's position and counts while a hand may be short, lent to
-/// [`short_run`] from the run's rarely taken branch (the run keeps its own in registers).
+/// [`short_run`] at the run's start or from its rarely taken branch (the run keeps its own in
+/// registers).
 struct Short {
     heads: u64,
     lens: u64,
@@ -1752,7 +1761,8 @@ const fn policy_of(policy: u8) -> Policy {
 }
 
 /// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte
-/// `i`).
+/// `i`). Runs look only while every seat has a supply: a stack that is out under two piles has
+/// its won pile's top at its head (a seat with neither is [`short_tops`]').
 #[inline(always)]
 fn tops<const M: usize>(buf: &[u8], base: &[usize; M], heads: u64, mask: usize) -> u64 {
     (0..M).fold(0, |v, i| {

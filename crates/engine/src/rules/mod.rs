@@ -16,7 +16,7 @@ use crate::cards::{CardSet, DeckKind};
 pub(crate) use decide::{Stake, pick, pick_of};
 pub use options::{
     ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
-    RuleOptions, ShortWar, WarDown,
+    RuleOptions, SAMPLE_VALUES, ShortWar, WarDown,
 };
 
 /// Options that do not fit together, or do not fit the deck.

@@ -549,6 +549,60 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
 ];
 
+/// Values to draw rule sets from, option by option: the options that change how a game is
+/// played, with the values the bundled experiments and the sources use (2 players listed
+/// twice, as the most played; decks by `ranks`/`suits`, `low_rank` and the safety cap left at
+/// their defaults). `warlab bench --combos` draws the rule sets it measures from them, and the
+/// property tests theirs (with a few odd values of their own). Not every draw is a valid rule
+/// set: `on_empty` goes only with two piles, `hand_policy` only with hands, and [`Rules::new`]
+/// refuses what else does not fit together.
+///
+/// [`Rules::new`]: crate::Rules::new
+pub const SAMPLE_VALUES: &[(&str, &[&str])] = &[
+    ("players", &["2", "2", "3", "4"]),
+    (
+        "pickup",
+        &[
+            "shuffled",
+            "winner-first",
+            "loser-first",
+            "played",
+            "seat",
+            "rank-desc",
+            "rank-asc",
+        ],
+    ),
+    ("short_war", &["all-but-last", "last-card-up", "lose"]),
+    ("chained_war", &["repeat", "flip-one"]),
+    (
+        "war_down",
+        &["0", "1", "2", "3", "by-rank", "J=1,Q=2,K=3,A=4"],
+    ),
+    ("pile", &["single", "two-pile"]),
+    ("on_empty", &["turn-over", "shuffle", "lose"]),
+    (
+        "ranking",
+        &[
+            "aces-high",
+            "aces-low",
+            "peasant",
+            "low-beats-high",
+            "low-wins",
+        ],
+    ),
+    ("deck", &["standard52", "piquet36", "jokers54"]),
+    ("decks", &["1", "2"]),
+    ("prize", &["false", "true"]),
+    ("war_cause_to_loser", &["false", "true"]),
+    ("hand", &["0", "3"]),
+    ("hand_policy", &["random", "highest", "lowest", "median"]),
+    ("speed", &["none", "0.1"]),
+    ("battle_limit", &["none", "500"]),
+    ("target_cards", &["none", "40"]),
+    ("min_cards", &["none", "5"]),
+    ("wars_to_win", &["none", "3"]),
+];
+
 /// `by-rank`, a number 0..=64, or `rank=count` pairs with counts 0..=64.
 fn read_war_down(v: &str) -> Option<WarDown> {
     if v == "by-rank" {
