@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use proptest::prelude::*;
 use reference::Reference;
-use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Rules};
+use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Rules, SAMPLE_VALUES};
 
 type Pairs = Vec<(&'static str, &'static str)>;
 
@@ -754,6 +754,12 @@ mod minimal {
 
 // ---- property test -----------------------------------------------------------------------------
 
+/// Every value of an option with named values, as the engine's [`SAMPLE_VALUES`] list them.
+fn every(key: &str) -> &'static [&'static str] {
+    let (_, values) = SAMPLE_VALUES.iter().find(|(k, _)| *k == key).unwrap();
+    values
+}
+
 /// Random option combinations for small explicit deals (deterministic and random ones).
 fn small_options() -> impl Strategy<Value = Pairs> {
     let one = |key: &'static str, values: &'static [&'static str]| {
@@ -766,28 +772,17 @@ fn small_options() -> impl Strategy<Value = Pairs> {
             one("suits", &["1", "2", "3"]),
             one("ranking", &["aces-high", "low-wins"]),
             one("war_down", &["0", "1", "2", "3", "by-rank", "1=0,2=1"]),
-            one("chained_war", &["repeat", "flip-one"]),
-            one("short_war", &["all-but-last", "last-card-up", "lose"]),
+            one("chained_war", every("chained_war")),
+            one("short_war", every("short_war")),
         ),
         (
-            one(
-                "pickup",
-                &[
-                    "shuffled",
-                    "winner-first",
-                    "loser-first",
-                    "played",
-                    "seat",
-                    "rank-desc",
-                    "rank-asc",
-                ],
-            ),
-            one("pile", &["single", "two-pile"]),
-            one("on_empty", &["turn-over", "shuffle", "lose"]),
+            one("pickup", every("pickup")),
+            one("pile", every("pile")),
+            one("on_empty", every("on_empty")),
             one("prize", &["false", "true"]),
             one("war_cause_to_loser", &["false", "true"]),
             one("hand", &["0", "0", "1", "2", "3"]),
-            one("hand_policy", &["random", "highest", "lowest", "median"]),
+            one("hand_policy", every("hand_policy")),
         ),
         (
             one("speed", &["none", "none", "0.3"]),

@@ -549,53 +549,54 @@ pub const OPTIONS: &[Opt<RuleOptions>] = &[
     },
 ];
 
+/// `every!(T)`: every value's name of the [`Choice`] `T`, in its order, as a `&'static` slice.
+macro_rules! every {
+    ($t:ty) => {
+        &names::<{ <$t as Choice>::NAMED.len() }>(<$t as Choice>::NAMED)
+    };
+}
+
+/// The names of `named`, which holds `N` values.
+const fn names<const N: usize>(named: &'static [Named]) -> [&'static str; N] {
+    assert!(named.len() == N);
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = named[i].name;
+        i += 1;
+    }
+    out
+}
+
 /// Values to draw rule sets from, option by option: the options that change how a game is
-/// played, with the values the bundled experiments and the sources use (2 players listed
-/// twice, as the most played; decks by `ranks`/`suits`, `low_rank` and the safety cap left at
-/// their defaults). `warlab bench --combos` draws the rule sets it measures from them, and the
-/// property tests theirs (with a few odd values of their own). Not every draw is a valid rule
-/// set: `on_empty` goes only with two piles, `hand_policy` only with hands, and [`Rules::new`]
+/// played, every value of those whose values have names, and for the others the values the
+/// bundled experiments and the sources use (2 players listed twice, as the most played; decks
+/// by `ranks`/`suits`, `low_rank` and the safety cap left at their defaults).
+/// `warlab bench --combos` draws the rule sets it measures from them, and the property tests
+/// theirs (with a few odd values of their own). Not every draw is a valid rule set:
+/// `on_empty` goes only with two piles, `hand_policy` only with hands, and [`Rules::new`]
 /// refuses what else does not fit together.
 ///
 /// [`Rules::new`]: crate::Rules::new
 pub const SAMPLE_VALUES: &[(&str, &[&str])] = &[
     ("players", &["2", "2", "3", "4"]),
-    (
-        "pickup",
-        &[
-            "shuffled",
-            "winner-first",
-            "loser-first",
-            "played",
-            "seat",
-            "rank-desc",
-            "rank-asc",
-        ],
-    ),
-    ("short_war", &["all-but-last", "last-card-up", "lose"]),
-    ("chained_war", &["repeat", "flip-one"]),
+    ("pickup", every!(Pickup)),
+    ("short_war", every!(ShortWar)),
+    ("chained_war", every!(ChainedWar)),
     (
         "war_down",
         &["0", "1", "2", "3", "by-rank", "J=1,Q=2,K=3,A=4"],
     ),
-    ("pile", &["single", "two-pile"]),
-    ("on_empty", &["turn-over", "shuffle", "lose"]),
-    (
-        "ranking",
-        &[
-            "aces-high",
-            "aces-low",
-            "peasant",
-            "low-beats-high",
-            "low-wins",
-        ],
-    ),
+    ("pile", every!(Pile)),
+    ("on_empty", every!(OnEmpty)),
+    ("ranking", every!(Ranking)),
+    // A custom deck needs `ranks` and `suits`.
     ("deck", &["standard52", "piquet36", "jokers54"]),
     ("decks", &["1", "2"]),
     ("prize", &["false", "true"]),
     ("war_cause_to_loser", &["false", "true"]),
     ("hand", &["0", "3"]),
-    ("hand_policy", &["random", "highest", "lowest", "median"]),
+    ("hand_policy", every!(Policy)),
     ("speed", &["none", "0.1"]),
     ("battle_limit", &["none", "500"]),
     ("target_cards", &["none", "40"]),
