@@ -12,8 +12,8 @@
 //! (under `war_cause_to_loser`, the general contest);
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
 //! seats, but for two seats with hands (without a prize or an ending that counts cards), whose
-//! hands play down and grow back in [`short_run`] once a seat's supply is out. Once two seats are left, the engine may take the game over for the two-seat loops
-//! ([`Played::LastTwo`]).
+//! hands play down and grow back in [`short_run`] once a seat's supply is out. Once two seats
+//! are left, the engine may take the game over for the two-seat loops ([`Played::LastTwo`]).
 
 use crate::cycle::{self, Position, Saves, TRAIL};
 use crate::general;
@@ -149,9 +149,9 @@ enum Stop {
 /// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
 /// run stops after the battle that leaves a seat that short, its won pile counted under two
 /// piles) to [`battle`] itself, but where two seats' hands may play short ([`short_run`]).
-/// Loops are found with Brent's algorithm as [`cycle::brent`]
-/// finds them, its first save after [`cycle::FIRST_LOOK`] battles, and a position compared in
-/// full only when its stack lengths and top cards match the saved one's.
+/// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
+/// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
+/// and top cards match the saved one's.
 #[allow(clippy::too_many_arguments)] // the loop's context, handed over
 fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -1046,11 +1046,7 @@ fn pair_hands<
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     // Hands are short only while a supply is out (which `short_run` plays first).
-    debug_assert!({
-        let supply = lens + wons;
-        let out = supply & LANE as u64 == 0 || (supply >> 16) & LANE as u64 == 0;
-        shape.short_hands && out || run.held == hand as u64 * BOTH
-    });
+    debug_assert!(shape.short_hands && pair_out(lens + wons) || run.held == hand as u64 * BOTH);
     // The battles while a hand may be short, out of the loop: the run's position (its
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
@@ -1072,9 +1068,8 @@ fn pair_hands<
     }
     let stop = 'run: {
         // A leg may start with a seat's supply out (its hand full or not).
-        let supply = lens + wons;
         if shape.short_hands
-            && (supply & LANE as u64 == 0 || (supply >> 16) & LANE as u64 == 0)
+            && pair_out(lens + wons)
             && let Some(stop) = short!(false)
         {
             break 'run stop;
@@ -1300,9 +1295,7 @@ fn pair_hands<
                 }
             }
             // (Hands are full and the same size: the cards outside them decide the lead.)
-            let now = pair_leader(leader, l0, l1, seat_bytes);
-            changes += u64::from(leader != NONE && now != leader);
-            leader = now;
+            (leader, changes) = note_pair_leader(leader, changes, l0, l1, seat_bytes);
             if shape.cycles {
                 // As in `plain_run`: the replay's hint, and Brent's count against the saved
                 // position (its hands compared by `ring` only where lengths and tops match).
@@ -1338,14 +1331,23 @@ fn pair_hands<
 /// stays. A change is counted whenever a leader there was gives way (to the other seat: a
 /// leader that is out of the game lasts only while the two are level).
 #[inline(always)]
-fn pair_leader(leader: u8, l0: u64, l1: u64, seat_bytes: u32) -> u8 {
-    if l0 > l1 {
+fn note_pair_leader(leader: u8, changes: u64, l0: u64, l1: u64, seat_bytes: u32) -> (u8, u64) {
+    let now = if l0 > l1 {
         seat_bytes as u8
     } else if l1 > l0 {
         (seat_bytes >> 8) as u8
     } else {
         leader
-    }
+    };
+    (now, changes + u64::from(leader != NONE && now != leader))
+}
+
+/// Whether either of two seats' lanes of `x` (lanes 0 and 1) is zero: a seat out of its
+/// supply, or out of cards.
+#[inline(always)]
+fn pair_out(x: u64) -> bool {
+    // Lanes 2 and 3 read as holding a card.
+    has_zero_lane(x | 0x0001_0001_0000_0000)
 }
 
 /// A [`pair_hands`] run's position and counts while a hand may be short, lent to
@@ -1409,9 +1411,8 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
     loop {
         if tail {
             let totals = p.lens + p.wons + p.held;
-            let now = pair_leader(p.leader, lane(totals, 0), lane(totals, 1), seat_bytes);
-            p.changes += u64::from(p.leader != NONE && now != p.leader);
-            p.leader = now;
+            let (l0, l1) = (lane(totals, 0), lane(totals, 1));
+            (p.leader, p.changes) = note_pair_leader(p.leader, p.changes, l0, l1, seat_bytes);
             if shape.cycles {
                 trail[p.battles as usize % TRAIL] = p.lens as u8;
                 p.lam += 1;
@@ -1425,8 +1426,7 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
             if p.battles >= shape.cap {
                 return Some(Stop::Look);
             }
-            let supply = p.lens + p.wons;
-            if lane(supply, 0) > 0 && lane(supply, 1) > 0 {
+            if !pair_out(p.lens + p.wons) {
                 debug_assert_eq!(p.held, hand * BOTH, "a short hand with a supply");
                 return None;
             }
@@ -1508,8 +1508,7 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
             p.lens -= one;
             p.held += one;
         }
-        let totals = p.lens + p.wons + p.held;
-        if lane(totals, 0) == 0 || lane(totals, 1) == 0 {
+        if pair_out(p.lens + p.wons + p.held) {
             return Some(Stop::Check(seat[w]));
         }
     }
@@ -1521,11 +1520,10 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
 /// under two piles has its won pile's top at its head.)
 #[inline(always)]
 fn short_tops(buf: &[u8], base: [usize; 2], heads: u64, supply: u64, mask: usize) -> u64 {
-    (0..2).fold(0, |v, i| {
-        let top = buf[base[i] + ((heads >> (16 * i)) as usize & mask)];
-        let out = (supply >> (16 * i)) & LANE as u64 == 0;
-        v | u64::from(if out { 0 } else { top }) << (8 * i)
-    })
+    let held = (0..2)
+        .filter(|&i| (supply >> (16 * i)) & LANE as u64 != 0)
+        .fold(0, |v, i| v | 0xFF << (8 * i));
+    tops::<2>(buf, &base, heads, mask) & held
 }
 
 /// A war that a run with hands hands over, as [`lane_war`] played it: the lane that won, the
