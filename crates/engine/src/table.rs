@@ -11,8 +11,9 @@
 //! the lanes, where every tied seat can play it in full ([`lane_war`]), else [`hand_war`]
 //! (under `war_cause_to_loser`, the general contest);
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
-//! seats, but for two seats with hands (without a prize or an ending that counts cards), whose
-//! hands play down and grow back in [`short_run`] once a seat's supply is out. Once two seats
+//! seats, but for two seats with hands (without an ending that counts cards), whose hands play
+//! down and grow back in [`short_run`] once a seat's supply is out (with a prize, down to one
+//! card). Once two seats
 //! are left, the engine may take the game over for the two-seat loops ([`Played::LastTwo`]).
 
 use crate::cycle::{self, Position, Saves, TRAIL};
@@ -129,6 +130,14 @@ enum Stop {
         prize: [u8; MAX_PLAYERS],
         up: [u8; MAX_PLAYERS],
     },
+    /// A tie between two seats with short hands, where a seat gave no prize (its stack was
+    /// out): the face-up cards `up`, the prizes `prize` of the seats in `given`. The general
+    /// contest plays it, as the general battle does.
+    Bare {
+        given: u8,
+        prize: [u8; MAX_PLAYERS],
+        up: [u8; MAX_PLAYERS],
+    },
     /// A player is out, or an ending that counts cards may have come: the general
     /// [`after`](general::after) decides, for the battle this seat won.
     Check(usize),
@@ -195,7 +204,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
         speed: r.speed,
         lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
-        short_hands: HANDS && !PRIZE && !counted,
+        short_hands: HANDS && !counted,
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;
@@ -329,6 +338,7 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         }),
         wars: Wars::default(),
         held: (0..seated).fold(0u64, |v, i| v | u64::from(s.hand_len[seat[i]]) << (16 * i)),
+        bare: 0,
     };
     let mut hands = [0u64; MAX_PLAYERS];
     if HANDS {
@@ -362,7 +372,8 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     s.count_shuffles(run.shuffled);
     s.count_lane_wars(run.wars.rounds);
     let need = 1 + u64::from(PRIZE);
-    tally.cards_turned += (run.battles - tally.battles) * seated as u64 * need + run.wars.cards;
+    tally.cards_turned +=
+        (run.battles - tally.battles) * seated as u64 * need + run.wars.cards - run.bare;
     tally.wars += run.wars.rounds;
     tally.deepest = tally.deepest.max(run.wars.deepest);
     tally.battles = run.battles;
@@ -372,6 +383,20 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     let end = match stop {
         Stop::Tie { tied, prize, up } => {
             tie::<N, PRIZE, HANDS>(r, t, s, tally, rng, in_game, tied, prize, up)
+        }
+        Stop::Bare {
+            given,
+            prize,
+            mut up,
+        } => {
+            t.clear();
+            for p in seats(in_game) {
+                if given & bit(p) != 0 {
+                    t.pots[p].push(prize[p]);
+                }
+                t.pots[p].push(up[p]);
+            }
+            general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0, 0)
         }
         Stop::Check(winner) => general::after(r, s, tally, winner, 0, 0),
         Stop::Look => None,
@@ -463,9 +488,9 @@ struct Shape {
     /// `war_cause_to_loser`).
     lane_wars: bool,
     /// Two seats with hands play on in [`pair_hands`] once a seat's stack (with its won pile
-    /// under two piles) has run out ([`short_run`]): its hand plays down and grows back after
-    /// a pick-up. Not with a prize (a seat out of stack gives none) nor an ending that counts
-    /// cards (its bounds count full hands).
+    /// under two piles) has run out, or with a prize is down to one card ([`short_run`]): its
+    /// hand plays down and grows back after a pick-up. Not with an ending that counts cards
+    /// (its bounds count full hands).
     short_hands: bool,
 }
 
@@ -523,6 +548,8 @@ struct Run {
     wars: Wars,
     /// The hands' lengths, as lanes: full, but where [`short_run`] leaves a hand short.
     held: u64,
+    /// Prizes not given in the run's battles: by a seat whose stack was out ([`short_run`]).
+    bare: u64,
 }
 
 /// What the wars a run played on its lanes ([`lane_war`]) add to the tally: rounds of war, the
@@ -967,7 +994,8 @@ mod policy {
 /// after its pick. A tie (outside the vector blocks below, whose ties stop the run) is a war
 /// in the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent
 /// them to the call would keep them in memory). Once a seat's supply (its stack, with its
-/// won pile under two piles) is out, where the [`Shape`] lets hands play short, the battles
+/// won pile under two piles) is out, or with a prize down to one card, where the [`Shape`]
+/// lets hands play short, the battles
 /// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with
 /// full hands carry nothing for them (they are about 3 % of the battles with hands of 3).
 /// Where both seats play a random card under an ordered ranking, with one
@@ -1046,7 +1074,9 @@ fn pair_hands<
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     // Hands are short only while a supply is out (which `short_run` plays first).
-    debug_assert!(shape.short_hands && pair_out(lens + wons) || run.held == hand as u64 * BOTH);
+    debug_assert!(
+        shape.short_hands && pair_short::<PRIZE>(lens + wons) || run.held == hand as u64 * BOTH
+    );
     // The battles while a hand may be short, out of the loop: the run's position (its
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
@@ -1054,22 +1084,27 @@ fn pair_hands<
             short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
         };
         ($tail:expr; $($field:ident),*) => {{
-            let mut p = Short { $($field,)* held: run.held, rng: g };
+            let mut p = Short { $($field,)* held: run.held, bare: 0, rng: g };
             let brent = (power, tort, tort_tops);
             // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
             let stop = unsafe {
-                short_run::<TWO, PICK, ORDERED>(
-                    r, buf, base, cap, policies, shape, seat, brent, trail, &mut p, $tail,
+                short_run::<PRIZE, TWO, PICK, ORDERED>(
+                    r, buf, base, cap, policies, shape, seat, brent, trail, order_buf, &mut p,
+                    $tail,
                 )
             };
-            Short { $($field,)* held: run.held, rng: g } = p;
+            let bare;
+            Short { $($field,)* held: run.held, bare, rng: g } = p;
+            if PRIZE {
+                run.bare += bare;
+            }
             stop
         }};
     }
     let stop = 'run: {
         // A leg may start with a seat's supply out (its hand full or not).
         if shape.short_hands
-            && pair_out(lens + wons)
+            && pair_short::<PRIZE>(lens + wons)
             && let Some(stop) = short!(false)
         {
             break 'run stop;
@@ -1350,6 +1385,14 @@ fn pair_out(x: u64) -> bool {
     has_zero_lane(x | 0x0001_0001_0000_0000)
 }
 
+/// Whether either of two seats' supplies of `supply` (lanes 0 and 1) is short of a battle in
+/// full: out, or with a `PRIZE` down to one card (the prize, and no card to refill the hand).
+#[inline(always)]
+fn pair_short<const PRIZE: bool>(supply: u64) -> bool {
+    // A lane below 2 is one with every bit above its lowest clear.
+    pair_out(if PRIZE { supply & !0x0001_0001 } else { supply })
+}
+
 /// A [`pair_hands`] run's position and counts while a hand may be short, lent to
 /// [`short_run`] at the run's start or from its rarely taken branch (the run keeps its own in
 /// registers).
@@ -1358,6 +1401,8 @@ struct Short {
     lens: u64,
     wons: u64,
     held: u64,
+    /// Prizes not given (by a seat whose stack was out).
+    bare: u64,
     words: [u64; 2],
     rng: GameRng,
     shuffled: u64,
@@ -1368,16 +1413,20 @@ struct Short {
 }
 
 /// Battles of a [`pair_hands`] run while a seat's supply (its stack, with its won pile under
-/// two piles) is out, as the table [`battle`] plays them. Each seat picks from the cards in
+/// two piles) is out, or with a `PRIZE` down to one card ([`pair_short`]), as the general
+/// battle plays them. With a prize, each seat with a card in its stack gives it as its prize
+/// first (a seat whose stack is out gives none). Each seat picks from the cards in
 /// its hand by its policy; a seat with a supply refills the slot from it (under two piles
 /// turning its won pile over where its stack is out), a seat without one plays its hand down,
-/// its last card moved into the slot (`Holdings::draw_up`). After the pick-up the winner's
+/// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize,
+/// by [`Rules::order_pickup`], as the pots may be uneven), and its
 /// hand, if short, grows back from its supply (`Holdings::top_up`; the loser's cannot, for a
 /// hand is short only while its supply is out). With `tail`, the run has just played the
 /// battle that took a supply out, and that battle's steps after it (the leader, Brent's
 /// count, the cap) come first. Returns `None` once both supplies are back (both hands full
 /// again), or why the run stops: a tie (its war is `hand_war`'s, as a war with a supply out
-/// cannot be played on the lanes), a seat out of cards, or a look.
+/// cannot be played on the lanes, or where a prize is missing the general contest's), a seat
+/// out of cards, or a look.
 ///
 /// # Safety
 ///
@@ -1385,7 +1434,7 @@ struct Short {
 #[allow(clippy::too_many_arguments)] // the run's context, handed over
 #[cold]
 #[inline(never)]
-unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
+unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const ORDERED: bool>(
     r: &Rules,
     buf: &mut [u8],
     base: [usize; 2],
@@ -1395,6 +1444,7 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
     seat: &[usize; MAX_PLAYERS],
     (power, tort, tort_tops): (u64, u64, u64),
     trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
     p: &mut Short,
     mut tail: bool,
 ) -> Option<Stop> {
@@ -1426,13 +1476,28 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
             if p.battles >= shape.cap {
                 return Some(Stop::Look);
             }
-            if !pair_out(p.lens + p.wons) {
+            if !pair_short::<PRIZE>(p.lens + p.wons) {
                 debug_assert_eq!(p.held, hand * BOTH, "a short hand with a supply");
                 return None;
             }
         }
         tail = true;
         p.battles += 1;
+        // With a prize, each seat's top card first (one pile: `wons` is zero); `given`, the
+        // lanes that gave one.
+        let (mut prs, mut given) = (0u64, 0u8);
+        if PRIZE {
+            for (i, &b) in base.iter().enumerate() {
+                if lane(p.lens, i) > 0 {
+                    let one = 1u64 << (16 * i);
+                    prs |= u64::from(buf[b + lane(p.heads, i) as usize]) << (8 * i);
+                    p.heads = (p.heads + one) & wrap;
+                    p.lens -= one;
+                    given |= 1 << i;
+                }
+            }
+            p.bare += u64::from(2 - given.count_ones());
+        }
         let mut ups = 0;
         for (i, &b) in base.iter().enumerate() {
             let one = 1u64 << (16 * i);
@@ -1463,18 +1528,46 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
             best
         };
         if best == 0b11 {
-            let mut up = [0u8; MAX_PLAYERS];
-            up[seat[0]] = ups as u8;
-            up[seat[1]] = (ups >> 8) as u8;
-            return Some(Stop::Tie {
-                tied: 1 << seat[0] | 1 << seat[1],
-                prize: [0; MAX_PLAYERS],
-                up,
+            let (mut up, mut prize) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+            for i in 0..2 {
+                up[seat[i]] = (ups >> (8 * i)) as u8;
+                prize[seat[i]] = (prs >> (8 * i)) as u8;
+            }
+            let tied = 1 << seat[0] | 1 << seat[1];
+            return Some(if PRIZE && given != 0b11 {
+                let given = (0..2).fold(0, |m, i| m | (given >> i & 1) << seat[i]);
+                Stop::Bare { given, prize, up }
+            } else {
+                Stop::Tie { tied, prize, up }
             });
         }
         // Lane 1 won if its bit is the one set.
         let w = usize::from(best >> 1);
-        let cards = order::<2, PICK>(&mut p.rng, ups, w);
+        let (cards, k) = if PRIZE {
+            // Each seat's pot, the prize under its face-up card, in seat order: the general
+            // battle's pick-up of its opening.
+            let mut pots = [[0u8; 2]; MAX_PLAYERS];
+            let mut sizes = [0usize; MAX_PLAYERS];
+            for i in 0..2 {
+                let (pot, up) = (&mut pots[seat[i]], (ups >> (8 * i)) as u8);
+                sizes[seat[i]] = if given >> i & 1 != 0 {
+                    *pot = [(prs >> (8 * i)) as u8, up];
+                    2
+                } else {
+                    pot[0] = up;
+                    1
+                };
+            }
+            let of: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|q| &pots[q][..sizes[q]]);
+            r.order_pickup(seat[w], &of[..r.players], order_buf, &mut p.rng);
+            let cards = order_buf
+                .iter()
+                .rev()
+                .fold(0u64, |v, &c| v << 8 | u64::from(c));
+            (cards, order_buf.len())
+        } else {
+            (order::<2, PICK>(&mut p.rng, ups, w), 2)
+        };
         let mut grown = if TWO { p.wons } else { p.lens };
         // SAFETY: `w < 2`, and both stretches lie in `buf` (the caller's word).
         unsafe {
@@ -1487,7 +1580,7 @@ unsafe fn short_run<const TWO: bool, const PICK: u8, const ORDERED: bool>(
                 &mut grown,
                 w,
                 cards,
-                2,
+                k,
             )
         };
         (p.lens, p.wons) = if TWO {

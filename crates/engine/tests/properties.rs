@@ -669,17 +669,22 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
 /// Loops through short hands: with decks of 8 to 12 cards, the hands of two seats run short
 /// often, and a loop may pass through positions where a seat holds nothing but its hand (its
 /// stack's ring then holds no card of the position at its head). Deterministic policies and
-/// pick-ups under one pile and two, many deals: the table loop finds each loop the general
+/// pick-ups under one pile and two, and with a prize (a seat down to one card gives it as its
+/// prize and plays its hand down), many deals: the table loop finds each loop the general
 /// loop finds, with the same records (loop start and period). Reading the top of a seat with
 /// no supply as a card, in the position or the saved one, makes this test fail.
 #[test]
 fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
-    let (mut compared, mut looped) = (0, 0);
+    let (mut compared, mut looped, mut prize_looped) = (0, 0, 0);
     for (ranks, suits) in [("4", "2"), ("4", "3"), ("5", "2"), ("6", "2")] {
         for hand in ["2", "3"] {
             for policy in ["highest", "lowest", "median", "highest,lowest"] {
                 for pickup in ["winner-first", "loser-first", "seat", "rank-desc"] {
-                    for pile in [&[][..], &[("pile", "two-pile"), ("on_empty", "turn-over")]] {
+                    for pile in [
+                        &[][..],
+                        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+                        &[("prize", "true")],
+                    ] {
                         let mut pairs = vec![
                             ("deck", "custom"),
                             ("ranks", ranks),
@@ -696,17 +701,27 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
                         assert!(loops.contains(&HotLoop::Table), "{rules}");
                         compared += 1;
                         let mut engine = Engine::new(&rules);
-                        looped += games
+                        let n = games
                             .iter()
                             .filter(|&&g| engine.play(g).end == EndReason::Cycle)
                             .count();
+                        looped += n;
+                        if rules.options().prize {
+                            prize_looped += n;
+                        }
                     }
                 }
             }
         }
     }
-    eprintln!("short-hand rule sets compared: {compared}; games looped {looped}");
-    assert!(looped > 1000, "{looped}");
+    eprintln!(
+        "short-hand rule sets compared: {compared}; games looped {looped} ({prize_looped} with a \
+         prize)"
+    );
+    assert!(
+        looped > 1000 && prize_looped > 300,
+        "{looped} ({prize_looped})"
+    );
 }
 
 /// Games of 3–4 players hand their last two seats to a two-seat loop (the duo, or the block
