@@ -11,7 +11,7 @@
 //! the lanes, where every tied seat can play it in full ([`lane_war`]), else [`hand_war`]
 //! (under `war_cause_to_loser`, the general contest);
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
-//! seats, but for two seats with hands (without an ending that counts cards), whose hands play
+//! seats, but for seats with hands (without an ending that counts cards), whose hands play
 //! down and grow back in [`short_run`] once a seat's supply is out (with a prize, down to one
 //! card). Once two seats
 //! are left, the engine may take the game over for the two-seat loops ([`Played::LastTwo`]).
@@ -157,7 +157,7 @@ enum Stop {
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
 /// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
 /// run stops after the battle that leaves a seat that short, its won pile counted under two
-/// piles) to [`battle`] itself, but where two seats' hands may play short ([`short_run`]).
+/// piles) to [`battle`] itself, but where hands may play short ([`short_run`]).
 /// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
@@ -275,12 +275,12 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
 /// hands the card that refills the hand, after the prize if there is one; under two piles,
 /// which come without a prize, its won pile counts: the ring turns it over), or with hands
-/// fewer cards in hand than the rules' hand. Two seats with hands where the [`Shape`] lets
-/// them play short hands ([`pair_hands`]'s [`short_run`]) never are.
+/// fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`] lets them
+/// play short hands ([`short_run`]) never are.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
     let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
     need > 0
-        && !(shape.short_hands && s.in_game.count_ones() == 2)
+        && !shape.short_hands
         && seats(s.in_game)
             .any(|p| s.l[p] + s.m[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
 }
@@ -487,10 +487,10 @@ struct Shape {
     /// for no ending of its own (no `wars_to_win`) and is a war as `hand_war` plays it (no
     /// `war_cause_to_loser`).
     lane_wars: bool,
-    /// Two seats with hands play on in [`pair_hands`] once a seat's stack (with its won pile
-    /// under two piles) has run out, or with a prize is down to one card ([`short_run`]): its
-    /// hand plays down and grows back after a pick-up. Not with an ending that counts cards
-    /// (its bounds count full hands).
+    /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's
+    /// stack (with its won pile under two piles) has run out, or with a prize is down to one
+    /// card ([`short_run`]): its hand plays down and grows back after a pick-up. Not with an
+    /// ending that counts cards (its bounds count full hands).
     short_hands: bool,
 }
 
@@ -686,7 +686,9 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
 /// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
-/// `PRIZE`), as long as every stack has the cards. With `TWO` piles (no prize), won cards go
+/// `PRIZE`), as long as every stack has the cards; once one has not (where the [`Shape`] lets
+/// hands play short), [`short_run`] plays on until every supply is back. With `TWO` piles (no
+/// prize), won cards go
 /// onto the won piles (`wons`), and a stack that has run out turns its won pile over where
 /// the general draw would: at the start of the next battle ([`turn_over_lanes`]), or with
 /// hands at the refill after the seat's pick ([`refill_card`]).
@@ -718,11 +720,7 @@ fn plain_run<
     let wrap = ones * mask as u64;
     // The lanes past the seats in the game read as holding a card: only an empty stack of a
     // seat in the game reads as zero.
-    let pad = if M == 4 {
-        0
-    } else {
-        0x0001_0001_0001_0001 & !((1 << (16 * M)) - 1)
-    };
+    let pad = pad::<M>();
     let base: [usize; M] = std::array::from_fn(|i| seat[i] * cap);
     // Every lane's stretch lies in the buffer: the reads and the store below stay inside it.
     assert!(base.iter().all(|&b| b + cap <= buf.len()));
@@ -754,203 +752,250 @@ fn plain_run<
     let (grabs, threshold) = shape.grab(seat);
     // The leader's lane once it is known to be among the seats holding the most cards (then
     // `leader` is not kept up to date), `M` until then.
-    let mut lead = (0..M)
-        .find(|&i| {
-            let total = |i: usize| ((lens + wons) >> (16 * i)) as usize & LANE;
-            leader == seat[i] as u8 && (0..M).all(|j| total(j) <= total(i))
-        })
-        .unwrap_or(M);
-    let stop = loop {
-        // (With hands, a stack turns its pile over at the refill, after the seat's pick.)
-        if TWO && !HANDS && has_zero_lane(lens | pad) {
-            let (h, l, w) = (&mut heads, &mut lens, &mut wons);
-            shuffled += turn_over_lanes::<M>(buf, &base, cap, h, l, w, shape.shuffles, rng);
-        }
-        battles += 1;
-        let (mut prs, mut ups) = (0u64, 0u64);
-        for (i, &b) in base.iter().enumerate() {
-            let pos = (heads >> (16 * i)) as usize & mask;
-            // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
-            let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
-            if PRIZE {
-                // The top card is the prize, the one under it turned up (or, with hands, put
-                // into the hand in place of the card played).
-                // SAFETY: as above, the position masked into the stretch.
-                let next = u64::from(unsafe { *buf.get_unchecked(b + ((pos + 1) & mask)) });
-                prs |= top << (8 * i);
-                let up = if HANDS {
-                    let up;
-                    (up, words[i]) = draw_up(r, policy[i], hand, words[i], next, rng);
-                    up
-                } else {
-                    next
-                };
-                ups |= up << (8 * i);
-            } else if HANDS {
-                let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
-                let top = if TWO {
-                    let (h, l, w) = (&mut heads, &mut lens, &mut wons);
-                    // SAFETY: as above, the stretch lies in `buf`.
-                    let (turned, card) =
-                        unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
-                    shuffled += turned;
-                    card
-                } else {
-                    top
-                };
-                let up;
-                (up, words[i]) = refill(words[i], slot, top);
-                ups |= up << (8 * i);
-            } else {
-                ups |= top << (8 * i);
-            }
-        }
-        let moved = if PRIZE { 2 * ones } else { ones };
-        heads = (heads + moved) & wrap;
-        lens -= moved;
-        let best = best_lane::<M, ORDERED>(r, ups);
-        // The grab's draw comes after the face-up cards, as in the table battle.
-        let best = if grabs && rng.next_u64() < threshold {
-            1
-        } else {
-            best
+    let mut lead = leading_lane::<M>(leader, lens + wons, seat);
+    // Hands are short only while a supply is out (which `short_run` plays first).
+    debug_assert!(
+        !HANDS
+            || shape.short_hands && lane_short::<M, PRIZE>(lens + wons)
+            || run.held == hand as u64 * ones
+    );
+    // The battles while a hand may be short, out of the loop, as in `pair_hands`: the run's
+    // position goes to [`short_run`] with the leader settled, and comes back with its lane
+    // looked for again.
+    macro_rules! short {
+        ($tail:expr) => {
+            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
         };
-        let (w, warred);
-        if best & (best - 1) != 0 {
-            // With hands, the war among the tied lanes is played here where they can play it
-            // in full ([`lane_war`]); otherwise it is the table's.
-            let war = if HANDS && shape.lane_wars {
-                let lanes = (heads, lens, wons, words);
-                // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
-                // two.
-                unsafe {
-                    lane_war::<M, PRIZE, TWO, ORDERED>(
-                        r,
-                        buf,
-                        base,
-                        cap,
-                        lanes,
-                        rng.clone(),
-                        policy,
-                        shape.shuffles,
-                        best,
-                        prs,
-                        ups,
-                        order_buf,
-                    )
-                }
-            } else {
-                None
-            };
-            let Some(war) = war else {
-                let (mut tied, mut prize, mut up) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-                for (i, &p) in seat.iter().enumerate().take(M) {
-                    tied |= ((best >> i) & 1) << p;
-                    prize[p] = (prs >> (8 * i)) as u8;
-                    up[p] = (ups >> (8 * i)) as u8;
-                }
-                break Stop::Tie { tied, prize, up };
-            };
-            (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
-            *rng = war.rng;
-            (w, warred) = (war.winner, true);
-            wars = wars.and(war.depth, war.cards);
-            shuffled += war.shuffled;
-        } else {
-            // The best card's lane: `best` has a bit set, and none above the `M` lanes.
-            (w, warred) = (best.trailing_zeros() as usize, false);
-            debug_assert!(w < M);
-            let (cards, k) = if PRIZE {
-                (
-                    order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
-                    2 * M,
-                )
-            } else {
-                (order::<M, PICK>(rng, ups, w), M)
-            };
-            // Every card a seat holds: its stack, and its won pile under two piles.
-            let held = if TWO { lens + wons } else { lens };
-            let grown = if TWO { &mut wons } else { &mut lens };
-            // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
-            unsafe {
-                put_under(
-                    buf,
-                    *base.get_unchecked(w),
-                    cap,
-                    heads,
-                    held,
-                    grown,
-                    w,
-                    cards,
-                    k,
-                )
-            };
-        }
-        let totals = if TWO { lens + wons } else { lens };
-        // A seat out of cards stops the run. With a prize, a seat down to one card stops it
-        // too (the next battle is the table battle's).
-        if has_zero_lane(totals | pad)
-            || PRIZE && has_zero_lane((lens - ones) | pad)
-            || shape.may_end::<M>(totals, battles)
-        {
-            break Stop::Check(seat[w]);
-        }
-        // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
-        // seat holds strictly the most cards, the leader is that seat. A plain battle raises
-        // only the winner's count and lowers every other by the same one card (two with a
-        // prize), which keeps the others' order: once a game has a leader, the lead changes
-        // only to the winner, when it now holds more than every other seat. Without a branch on
-        // the cards.
-        //
-        // Once the leader is a lane's seat holding the most cards (`lead`), it stays among the
-        // seats holding the most: only the winner can pass it, so one count is compared.
-        let count = |lane: usize| (totals >> (16 * lane)) as usize & LANE;
-        if warred {
-            // A war takes more cards from the tied seats than from the others, which may pass
-            // them: the leader is looked for among every seat, as `note_leader` would.
+        ($tail:expr; $($field:ident),*) => {{
             if lead < M {
-                leader = (seat_bytes >> (8 * lead)) as u8;
+                leader = seat[lead] as u8;
             }
-            let (unique, now) = leader_lane::<M>(totals);
-            lead = M;
-            if unique {
-                let now_seat = (seat_bytes >> (8 * now)) as u8;
-                changes += u64::from(leader != NONE && leader != now_seat);
-                (leader, lead) = (now_seat, now);
-            }
-        } else if lead < M {
-            let takes = w != lead && count(w) > count(lead);
-            changes += u64::from(takes);
-            lead = if takes { w } else { lead };
-        } else if leader == NONE {
-            let (unique, now) = leader_lane::<M>(totals);
-            if unique {
-                (leader, lead) = ((seat_bytes >> (8 * now)) as u8, now);
-            }
-        } else {
-            // A leader out of the game, or not among the most after a war.
-            let sh = 16 * w;
-            let takes = count(w) > most_lane::<M>(totals & !((LANE as u64) << sh));
-            if takes {
-                changes += u64::from(leader != (seat_bytes >> (8 * w)) as u8);
-                (leader, lead) = ((seat_bytes >> (8 * w)) as u8, w);
-            }
+            let mut p = Short { $($field,)* held: run.held, bare: 0, rng: rng.clone() };
+            let brent = (power, tort, tort_tops);
+            // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of two.
+            let stop = unsafe {
+                short_run::<M, PRIZE, TWO, PICK, ORDERED>(
+                    r, buf, base, cap, policy, shape, seat, brent, trail, order_buf, &mut p,
+                    $tail,
+                )
+            };
+            let bare;
+            Short { $($field,)* held: run.held, bare, rng: *rng } = p;
+            run.bare += bare;
+            lead = leading_lane::<M>(leader, lens + wons, seat);
+            stop
+        }};
+    }
+    let stop = 'run: {
+        // A leg may start with a seat's supply out (its hand full or not).
+        if HANDS
+            && shape.short_hands
+            && lane_short::<M, PRIZE>(lens + wons)
+            && let Some(stop) = short!(false)
+        {
+            break 'run stop;
         }
-        debug_assert!({
-            let (unique, now) = leader_lane::<M>(totals);
-            let leader = if lead < M { seat[lead] as u8 } else { leader };
-            !unique || leader == (seat_bytes >> (8 * now)) as u8
-        });
-        if shape.cycles {
-            // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
-            trail[battles as usize % TRAIL] = lens as u8;
-            lam += 1;
-            if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
+        loop {
+            // (With hands, a stack turns its pile over at the refill, after the seat's pick.)
+            if TWO && !HANDS && has_zero_lane(lens | pad) {
+                let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                shuffled += turn_over_lanes::<M>(buf, &base, cap, h, l, w, shape.shuffles, rng);
+            }
+            battles += 1;
+            let (mut prs, mut ups) = (0u64, 0u64);
+            for (i, &b) in base.iter().enumerate() {
+                let pos = (heads >> (16 * i)) as usize & mask;
+                // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
+                let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
+                if PRIZE {
+                    // The top card is the prize, the one under it turned up (or, with hands, put
+                    // into the hand in place of the card played).
+                    // SAFETY: as above, the position masked into the stretch.
+                    let next = u64::from(unsafe { *buf.get_unchecked(b + ((pos + 1) & mask)) });
+                    prs |= top << (8 * i);
+                    let up = if HANDS {
+                        let up;
+                        (up, words[i]) = draw_up(r, policy[i], hand, words[i], next, rng);
+                        up
+                    } else {
+                        next
+                    };
+                    ups |= up << (8 * i);
+                } else if HANDS {
+                    let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
+                    let top = if TWO {
+                        let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                        // SAFETY: as above, the stretch lies in `buf`.
+                        let (turned, card) =
+                            unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
+                        shuffled += turned;
+                        card
+                    } else {
+                        top
+                    };
+                    let up;
+                    (up, words[i]) = refill(words[i], slot, top);
+                    ups |= up << (8 * i);
+                } else {
+                    ups |= top << (8 * i);
+                }
+            }
+            let moved = if PRIZE { 2 * ones } else { ones };
+            heads = (heads + moved) & wrap;
+            lens -= moved;
+            let best = best_lane::<M, ORDERED>(r, ups);
+            // The grab's draw comes after the face-up cards, as in the table battle.
+            let best = if grabs && rng.next_u64() < threshold {
+                1
+            } else {
+                best
+            };
+            let (w, warred);
+            if best & (best - 1) != 0 {
+                // With hands, the war among the tied lanes is played here where they can play it
+                // in full ([`lane_war`]); otherwise it is the table's.
+                let war = if HANDS && shape.lane_wars {
+                    let lanes = (heads, lens, wons, words);
+                    // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
+                    // two.
+                    unsafe {
+                        lane_war::<M, PRIZE, TWO, ORDERED>(
+                            r,
+                            buf,
+                            base,
+                            cap,
+                            lanes,
+                            rng.clone(),
+                            policy,
+                            shape.shuffles,
+                            best,
+                            prs,
+                            ups,
+                            order_buf,
+                        )
+                    }
+                } else {
+                    None
+                };
+                let Some(war) = war else {
+                    let (mut tied, mut prize, mut up) =
+                        (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+                    for (i, &p) in seat.iter().enumerate().take(M) {
+                        tied |= ((best >> i) & 1) << p;
+                        prize[p] = (prs >> (8 * i)) as u8;
+                        up[p] = (ups >> (8 * i)) as u8;
+                    }
+                    break Stop::Tie { tied, prize, up };
+                };
+                (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
+                *rng = war.rng;
+                (w, warred) = (war.winner, true);
+                wars = wars.and(war.depth, war.cards);
+                shuffled += war.shuffled;
+            } else {
+                // The best card's lane: `best` has a bit set, and none above the `M` lanes.
+                (w, warred) = (best.trailing_zeros() as usize, false);
+                debug_assert!(w < M);
+                let (cards, k) = if PRIZE {
+                    (
+                        order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
+                        2 * M,
+                    )
+                } else {
+                    (order::<M, PICK>(rng, ups, w), M)
+                };
+                // Every card a seat holds: its stack, and its won pile under two piles.
+                let held = if TWO { lens + wons } else { lens };
+                let grown = if TWO { &mut wons } else { &mut lens };
+                // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
+                unsafe {
+                    put_under(
+                        buf,
+                        *base.get_unchecked(w),
+                        cap,
+                        heads,
+                        held,
+                        grown,
+                        w,
+                        cards,
+                        k,
+                    )
+                };
+            }
+            let totals = if TWO { lens + wons } else { lens };
+            // A seat out of cards stops the run. With a prize, a seat down to one card stops it
+            // too (the next battle is the table battle's).
+            if has_zero_lane(totals | pad)
+                || PRIZE && has_zero_lane((lens - ones) | pad)
+                || shape.may_end::<M>(totals, battles)
+            {
+                // With hands, a seat out of its supply plays on short hands where it may, this
+                // battle's steps after it included.
+                if !(HANDS && shape.short_hands) {
+                    break Stop::Check(seat[w]);
+                }
+                match short!(true) {
+                    Some(stop) => break stop,
+                    None => continue,
+                }
+            }
+            // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
+            // seat holds strictly the most cards, the leader is that seat. A plain battle raises
+            // only the winner's count and lowers every other by the same one card (two with a
+            // prize), which keeps the others' order: once a game has a leader, the lead changes
+            // only to the winner, when it now holds more than every other seat. Without a branch on
+            // the cards.
+            //
+            // Once the leader is a lane's seat holding the most cards (`lead`), it stays among the
+            // seats holding the most: only the winner can pass it, so one count is compared.
+            let count = |lane: usize| (totals >> (16 * lane)) as usize & LANE;
+            if warred {
+                // A war takes more cards from the tied seats than from the others, which may pass
+                // them: the leader is looked for among every seat, as `note_leader` would.
+                if lead < M {
+                    leader = (seat_bytes >> (8 * lead)) as u8;
+                }
+                let (unique, now) = leader_lane::<M>(totals);
+                lead = M;
+                if unique {
+                    let now_seat = (seat_bytes >> (8 * now)) as u8;
+                    changes += u64::from(leader != NONE && leader != now_seat);
+                    (leader, lead) = (now_seat, now);
+                }
+            } else if lead < M {
+                let takes = w != lead && count(w) > count(lead);
+                changes += u64::from(takes);
+                lead = if takes { w } else { lead };
+            } else if leader == NONE {
+                let (unique, now) = leader_lane::<M>(totals);
+                if unique {
+                    (leader, lead) = ((seat_bytes >> (8 * now)) as u8, now);
+                }
+            } else {
+                // A leader out of the game, or not among the most after a war.
+                let sh = 16 * w;
+                let takes = count(w) > most_lane::<M>(totals & !((LANE as u64) << sh));
+                if takes {
+                    changes += u64::from(leader != (seat_bytes >> (8 * w)) as u8);
+                    (leader, lead) = ((seat_bytes >> (8 * w)) as u8, w);
+                }
+            }
+            debug_assert!({
+                let (unique, now) = leader_lane::<M>(totals);
+                let leader = if lead < M { seat[lead] as u8 } else { leader };
+                !unique || leader == (seat_bytes >> (8 * now)) as u8
+            });
+            if shape.cycles {
+                // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
+                trail[battles as usize % TRAIL] = lens as u8;
+                lam += 1;
+                if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
+                    break Stop::Look;
+                }
+            }
+            if battles >= shape.cap {
                 break Stop::Look;
             }
-        }
-        if battles >= shape.cap {
-            break Stop::Look;
         }
     };
     hands[..M].copy_from_slice(&words);
@@ -971,6 +1016,16 @@ fn plain_run<
         ..*run
     };
     stop
+}
+
+/// The lane among the first `M` (lane `i` is seat `seat[i]`'s, holding lane `i` of `totals`)
+/// whose seat is `leader` and holds the most cards, if there is one; `M` otherwise.
+#[inline(always)]
+fn leading_lane<const M: usize>(leader: u8, totals: u64, seat: &[usize; MAX_PLAYERS]) -> usize {
+    let total = |i: usize| (totals >> (16 * i)) as usize & LANE;
+    (0..M)
+        .find(|&i| leader == seat[i] as u8 && (0..M).all(|j| total(j) <= total(i)))
+        .unwrap_or(M)
 }
 
 /// The hand policies a [`pair_hands`] run is compiled for (`Policy` as a constant), or
@@ -1075,7 +1130,7 @@ fn pair_hands<
     let mut g = rng_out.clone();
     // Hands are short only while a supply is out (which `short_run` plays first).
     debug_assert!(
-        shape.short_hands && pair_short::<PRIZE>(lens + wons) || run.held == hand as u64 * BOTH
+        shape.short_hands && lane_short::<2, PRIZE>(lens + wons) || run.held == hand as u64 * BOTH
     );
     // The battles while a hand may be short, out of the loop: the run's position (its
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
@@ -1088,7 +1143,7 @@ fn pair_hands<
             let brent = (power, tort, tort_tops);
             // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
             let stop = unsafe {
-                short_run::<PRIZE, TWO, PICK, ORDERED>(
+                short_run::<2, PRIZE, TWO, PICK, ORDERED>(
                     r, buf, base, cap, policies, shape, seat, brent, trail, order_buf, &mut p,
                     $tail,
                 )
@@ -1104,7 +1159,7 @@ fn pair_hands<
     let stop = 'run: {
         // A leg may start with a seat's supply out (its hand full or not).
         if shape.short_hands
-            && pair_short::<PRIZE>(lens + wons)
+            && lane_short::<2, PRIZE>(lens + wons)
             && let Some(stop) = short!(false)
         {
             break 'run stop;
@@ -1377,33 +1432,46 @@ fn note_pair_leader(leader: u8, changes: u64, l0: u64, l1: u64, seat_bytes: u32)
     (now, changes + u64::from(leader != NONE && now != leader))
 }
 
-/// Whether either of two seats' lanes of `x` (lanes 0 and 1) is zero: a seat out of its
-/// supply, or out of cards.
+/// The lanes past the first `M` set to 1, so that only the first `M` can read as zero.
 #[inline(always)]
-fn pair_out(x: u64) -> bool {
-    // Lanes 2 and 3 read as holding a card.
-    has_zero_lane(x | 0x0001_0001_0000_0000)
+const fn pad<const M: usize>() -> u64 {
+    if M >= 4 {
+        0
+    } else {
+        0x0001_0001_0001_0001 & !((1 << (16 * M)) - 1)
+    }
 }
 
-/// Whether either of two seats' supplies of `supply` (lanes 0 and 1) is short of a battle in
-/// full: out, or with a `PRIZE` down to one card (the prize, and no card to refill the hand).
+/// Whether one of the first `M` lanes of `x` is zero: a seat out of its supply, or out of
+/// cards.
 #[inline(always)]
-fn pair_short<const PRIZE: bool>(supply: u64) -> bool {
+fn lane_out<const M: usize>(x: u64) -> bool {
+    has_zero_lane(x | pad::<M>())
+}
+
+/// Whether the supply (`supply`, the first `M` lanes) of a seat is short of a battle in full:
+/// out, or with a `PRIZE` down to one card (the prize, and no card to refill the hand).
+#[inline(always)]
+fn lane_short<const M: usize, const PRIZE: bool>(supply: u64) -> bool {
     // A lane below 2 is one with every bit above its lowest clear.
-    pair_out(if PRIZE { supply & !0x0001_0001 } else { supply })
+    lane_out::<M>(if PRIZE {
+        supply & !0x0001_0001_0001_0001
+    } else {
+        supply
+    })
 }
 
-/// A [`pair_hands`] run's position and counts while a hand may be short, lent to
-/// [`short_run`] at the run's start or from its rarely taken branch (the run keeps its own in
-/// registers).
-struct Short {
+/// A run's position and counts while a hand may be short ([`pair_hands`]' for two seats,
+/// [`plain_run`]'s for 3–4), lent to [`short_run`] at the run's start or from its rarely taken
+/// branch (the run keeps its own in registers).
+struct Short<const M: usize> {
     heads: u64,
     lens: u64,
     wons: u64,
     held: u64,
     /// Prizes not given (by a seat whose stack was out).
     bare: u64,
-    words: [u64; 2],
+    words: [u64; M],
     rng: GameRng,
     shuffled: u64,
     battles: u64,
@@ -1412,63 +1480,72 @@ struct Short {
     lam: u64,
 }
 
-/// Battles of a [`pair_hands`] run while a seat's supply (its stack, with its won pile under
-/// two piles) is out, or with a `PRIZE` down to one card ([`pair_short`]), as the general
-/// battle plays them. With a prize, each seat with a card in its stack gives it as its prize
-/// first (a seat whose stack is out gives none). Each seat picks from the cards in
+/// Battles of a run of `M` seats with hands while a seat's supply (its stack, with its won
+/// pile under two piles) is out, or with a `PRIZE` down to one card ([`lane_short`]), as the
+/// general battle plays them. With a prize, each seat with a card in its stack gives it as its
+/// prize first (a seat whose stack is out gives none). Each seat picks from the cards in
 /// its hand by its policy; a seat with a supply refills the slot from it (under two piles
 /// turning its won pile over where its stack is out), a seat without one plays its hand down,
 /// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize,
 /// by [`Rules::order_pickup`], as the pots may be uneven), and its
-/// hand, if short, grows back from its supply (`Holdings::top_up`; the loser's cannot, for a
+/// hand, if short, grows back from its supply (`Holdings::top_up`; the others' cannot, for a
 /// hand is short only while its supply is out). With `tail`, the run has just played the
 /// battle that took a supply out, and that battle's steps after it (the leader, Brent's
-/// count, the cap) come first. Returns `None` once both supplies are back (both hands full
+/// count, the cap) come first. Returns `None` once every supply is back (every hand full
 /// again), or why the run stops: a tie (its war is `hand_war`'s, as a war with a supply out
 /// cannot be played on the lanes, or where a prize is missing the general contest's), a seat
 /// out of cards, or a look.
 ///
 /// # Safety
 ///
-/// Both stretches `base[i] .. base[i] + cap` lie in `buf`, and `cap` is a power of two.
+/// Every stretch `base[i] .. base[i] + cap` lies in `buf`, and `cap` is a power of two.
 #[allow(clippy::too_many_arguments)] // the run's context, handed over
 #[cold]
 #[inline(never)]
-unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const ORDERED: bool>(
+unsafe fn short_run<
+    const M: usize,
+    const PRIZE: bool,
+    const TWO: bool,
+    const PICK: u8,
+    const ORDERED: bool,
+>(
     r: &Rules,
     buf: &mut [u8],
-    base: [usize; 2],
+    base: [usize; M],
     cap: usize,
-    policies: [Policy; 2],
+    policies: [Policy; M],
     shape: &Shape,
     seat: &[usize; MAX_PLAYERS],
     (power, tort, tort_tops): (u64, u64, u64),
     trail: &mut [u8],
     order_buf: &mut Vec<u8>,
-    p: &mut Short,
+    p: &mut Short<M>,
     mut tail: bool,
 ) -> Option<Stop> {
-    const BOTH: u64 = 0x0001_0001;
     debug_assert!(
         shape.short_hands,
         "short hands only where the shape lets them"
     );
     let (hand, mask) = (r.hand as u64, cap - 1);
-    let wrap = BOTH * mask as u64;
+    let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
+    let wrap = ones * mask as u64;
     let (grabs, threshold) = shape.grab(seat);
-    let seat_bytes = seat[0] as u32 | (seat[1] as u32) << 8;
     let lane = |x: u64, i: usize| (x >> (16 * i)) & LANE as u64;
     loop {
         if tail {
-            let totals = p.lens + p.wons + p.held;
-            let (l0, l1) = (lane(totals, 0), lane(totals, 1));
-            (p.leader, p.changes) = note_pair_leader(p.leader, p.changes, l0, l1, seat_bytes);
+            // `Tally::note_leader`: the one seat holding the most leads, else the lead stays.
+            let (unique, now) = leader_lane::<M>(p.lens + p.wons + p.held);
+            if unique {
+                let now = seat[now] as u8;
+                p.changes += u64::from(p.leader != NONE && now != p.leader);
+                p.leader = now;
+            }
             if shape.cycles {
                 trail[p.battles as usize % TRAIL] = p.lens as u8;
                 p.lam += 1;
                 let supply = p.lens + p.wons;
                 if p.lam == power
-                    || p.lens == tort && short_tops(buf, base, p.heads, supply, mask) == tort_tops
+                    || p.lens == tort && short_tops(buf, &base, p.heads, supply, mask) == tort_tops
                 {
                     return Some(Stop::Look);
                 }
@@ -1476,8 +1553,8 @@ unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const OR
             if p.battles >= shape.cap {
                 return Some(Stop::Look);
             }
-            if !pair_short::<PRIZE>(p.lens + p.wons) {
-                debug_assert_eq!(p.held, hand * BOTH, "a short hand with a supply");
+            if !lane_short::<M, PRIZE>(p.lens + p.wons) {
+                debug_assert_eq!(p.held, hand * ones, "a short hand with a supply");
                 return None;
             }
         }
@@ -1496,7 +1573,7 @@ unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const OR
                     given |= 1 << i;
                 }
             }
-            p.bare += u64::from(2 - given.count_ones());
+            p.bare += u64::from(M as u32 - given.count_ones());
         }
         let mut ups = 0;
         for (i, &b) in base.iter().enumerate() {
@@ -1521,40 +1598,45 @@ unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const OR
             }
             ups |= card << (8 * i);
         }
-        let best = best_lane::<2, ORDERED>(r, ups);
+        let best = best_lane::<M, ORDERED>(r, ups);
         let best = if grabs && p.rng.next_u64() < threshold {
             1
         } else {
             best
         };
-        if best == 0b11 {
-            let (mut up, mut prize) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-            for i in 0..2 {
-                up[seat[i]] = (ups >> (8 * i)) as u8;
-                prize[seat[i]] = (prs >> (8 * i)) as u8;
+        if best & (best - 1) != 0 {
+            let (mut tied, mut up, mut prize) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
+            let mut gave = 0u8;
+            for (i, &q) in seat.iter().enumerate().take(M) {
+                tied |= (best >> i & 1) << q;
+                gave |= (given >> i & 1) << q;
+                up[q] = (ups >> (8 * i)) as u8;
+                prize[q] = (prs >> (8 * i)) as u8;
             }
-            let tied = 1 << seat[0] | 1 << seat[1];
-            return Some(if PRIZE && given != 0b11 {
-                let given = (0..2).fold(0, |m, i| m | (given >> i & 1) << seat[i]);
-                Stop::Bare { given, prize, up }
+            return Some(if PRIZE && given.count_ones() < M as u32 {
+                Stop::Bare {
+                    given: gave,
+                    prize,
+                    up,
+                }
             } else {
                 Stop::Tie { tied, prize, up }
             });
         }
-        // Lane 1 won if its bit is the one set.
-        let w = usize::from(best >> 1);
+        // The best card's lane: `best` has one bit set, none above the `M` lanes.
+        let w = best.trailing_zeros() as usize;
         let (cards, k) = if PRIZE {
             // Each seat's pot, the prize under its face-up card, in seat order: the general
             // battle's pick-up of its opening.
             let mut pots = [[0u8; 2]; MAX_PLAYERS];
             let mut sizes = [0usize; MAX_PLAYERS];
-            for i in 0..2 {
-                let (pot, up) = (&mut pots[seat[i]], (ups >> (8 * i)) as u8);
-                sizes[seat[i]] = if given >> i & 1 != 0 {
-                    *pot = [(prs >> (8 * i)) as u8, up];
+            for (i, &q) in seat.iter().enumerate().take(M) {
+                let up = (ups >> (8 * i)) as u8;
+                sizes[q] = if given >> i & 1 != 0 {
+                    pots[q] = [(prs >> (8 * i)) as u8, up];
                     2
                 } else {
-                    pot[0] = up;
+                    pots[q][0] = up;
                     1
                 };
             }
@@ -1566,10 +1648,10 @@ unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const OR
                 .fold(0u64, |v, &c| v << 8 | u64::from(c));
             (cards, order_buf.len())
         } else {
-            (order::<2, PICK>(&mut p.rng, ups, w), 2)
+            (order::<M, PICK>(&mut p.rng, ups, w), M)
         };
         let mut grown = if TWO { p.wons } else { p.lens };
-        // SAFETY: `w < 2`, and both stretches lie in `buf` (the caller's word).
+        // SAFETY: `w < M`, and every stretch lies in `buf` (the caller's word).
         unsafe {
             put_under(
                 buf,
@@ -1601,22 +1683,28 @@ unsafe fn short_run<const PRIZE: bool, const TWO: bool, const PICK: u8, const OR
             p.lens -= one;
             p.held += one;
         }
-        if pair_out(p.lens + p.wons + p.held) {
+        if lane_out::<M>(p.lens + p.wons + p.held) {
             return Some(Stop::Check(seat[w]));
         }
     }
 }
 
-/// The top card of each of two stacks at `base` with heads `heads` (lane `i`'s in byte `i`),
-/// 0 for a seat with no supply (stack and won pile, `supply`): what lies at its head is no
-/// card of the position, and equal positions must give equal tops. (A stack that has run out
-/// under two piles has its won pile's top at its head.)
+/// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte
+/// `i`), 0 for a seat with no supply (stack and won pile, `supply`): what lies at its head is
+/// no card of the position, and equal positions must give equal tops. (A stack that has run
+/// out under two piles has its won pile's top at its head.)
 #[inline(always)]
-fn short_tops(buf: &[u8], base: [usize; 2], heads: u64, supply: u64, mask: usize) -> u64 {
-    let held = (0..2)
+fn short_tops<const M: usize>(
+    buf: &[u8],
+    base: &[usize; M],
+    heads: u64,
+    supply: u64,
+    mask: usize,
+) -> u64 {
+    let held = (0..M)
         .filter(|&i| (supply >> (16 * i)) & LANE as u64 != 0)
         .fold(0, |v, i| v | 0xFF << (8 * i));
-    tops::<2>(buf, &base, heads, mask) & held
+    tops::<M>(buf, base, heads, mask) & held
 }
 
 /// A war that a run with hands hands over, as [`lane_war`] played it: the lane that won, the

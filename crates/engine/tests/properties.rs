@@ -666,8 +666,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     );
 }
 
-/// Loops through short hands: with decks of 8 to 12 cards, the hands of two seats run short
-/// often, and a loop may pass through positions where a seat holds nothing but its hand (its
+/// Loops through short hands: with decks of 8 to 12 cards, the hands of two or three seats run
+/// short often, and a loop may pass through positions where a seat holds nothing but its hand (its
 /// stack's ring then holds no card of the position at its head). Deterministic policies and
 /// pick-ups under one pile and two, and with a prize (a seat down to one card gives it as its
 /// prize and plays its hand down), many deals: the table loop finds each loop the general
@@ -675,10 +675,26 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
 /// no supply as a card, in the position or the saved one, makes this test fail.
 #[test]
 fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
-    let (mut compared, mut looped, mut prize_looped) = (0, 0, 0);
-    for (ranks, suits) in [("4", "2"), ("4", "3"), ("5", "2"), ("6", "2")] {
+    let (mut compared, mut looped, mut prize_looped, mut three_looped) = (0, 0, 0, 0);
+    for (players, ranks, suits) in [
+        ("2", "4", "2"),
+        ("2", "4", "3"),
+        ("2", "5", "2"),
+        ("2", "6", "2"),
+        ("3", "4", "3"),
+        ("3", "5", "2"),
+        ("3", "6", "2"),
+    ] {
         for hand in ["2", "3"] {
-            for policy in ["highest", "lowest", "median", "highest,lowest"] {
+            for policy in ["highest", "lowest", "median", "highest,lowest,median"] {
+                // Mixed: one policy per seat.
+                let seats: usize = players.parse().unwrap();
+                let policy =
+                    policy
+                        .split(',')
+                        .cycle()
+                        .take(if policy.contains(',') { seats } else { 1 });
+                let policy = policy.collect::<Vec<_>>().join(",");
                 for pickup in ["winner-first", "loser-first", "seat", "rank-desc"] {
                     for pile in [
                         &[][..],
@@ -686,11 +702,12 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
                         &[("prize", "true")],
                     ] {
                         let mut pairs = vec![
+                            ("players", players),
                             ("deck", "custom"),
                             ("ranks", ranks),
                             ("suits", suits),
                             ("hand", hand),
-                            ("hand_policy", policy),
+                            ("hand_policy", policy.as_str()),
                             ("pickup", pickup),
                         ];
                         pairs.extend_from_slice(pile);
@@ -709,6 +726,9 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
                         if rules.options().prize {
                             prize_looped += n;
                         }
+                        if players == "3" {
+                            three_looped += n;
+                        }
                     }
                 }
             }
@@ -716,11 +736,11 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
     }
     eprintln!(
         "short-hand rule sets compared: {compared}; games looped {looped} ({prize_looped} with a \
-         prize)"
+         prize, {three_looped} of three players)"
     );
     assert!(
-        looped > 1000 && prize_looped > 300,
-        "{looped} ({prize_looped})"
+        looped > 1000 && prize_looped > 300 && three_looped > 300,
+        "{looped} ({prize_looped}, {three_looped})"
     );
 }
 
