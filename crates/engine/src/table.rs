@@ -4,7 +4,7 @@
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables (two piles only without a prize) run as the [`ring`], battle after battle
+//! tables (two piles with a prize only with hands) run as the [`ring`], battle after battle
 //! on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's
 //! loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand: in the run, on
@@ -82,9 +82,9 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     last_two: bool,
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    // Two piles are on the ring without a prize (`plain` leaves out `on_empty = lose`): a
-    // stack that runs out turns its won pile over in the run.
-    let piles_fit = r.two_pile.is_none() || !PRIZE;
+    // Two piles are on the ring without a prize, or with hands (`plain` leaves out `on_empty =
+    // lose`): a stack that runs out turns its won pile over in the run.
+    let piles_fit = r.two_pile.is_none() || !PRIZE || HANDS;
     if piles_fit && s.cap() <= LANES_RING {
         // Hands stay at the table to the end: the two-seat loops have none.
         let last_two = last_two && !HANDS;
@@ -148,8 +148,9 @@ enum Stop {
 
 /// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from
 /// it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize
-/// where there is one); two piles without a prize, a stack that runs out turning its won pile
-/// over in the run (with hands, at the refill after the seat's pick); under `speed`, seat 0's
+/// where there is one); two piles without a prize or with hands, a stack that runs out turning
+/// its won pile over in the run (with hands where it draws: the prize, then the refill after
+/// the seat's pick); under `speed`, seat 0's
 /// grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
 /// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
 /// every tied seat can play them in full and they are neither `wars_to_win` nor
@@ -175,8 +176,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     // `off_ring` counts a won pile as cards to play from: the ring turns it over between
     // battles or at a refill, never between a prize and the face-up card.
     debug_assert!(
-        !PRIZE || r.two_pile.is_none(),
-        "two piles with a prize: battle by battle"
+        !PRIZE || HANDS || r.two_pile.is_none(),
+        "two piles with a prize and no hands: battle by battle"
     );
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
@@ -274,7 +275,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
 /// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
 /// hands the card that refills the hand, after the prize if there is one; under two piles,
-/// which come without a prize, its won pile counts: the ring turns it over), or with hands
+/// which come with a prize only with hands, its won pile counts: the ring turns it over), or
+/// with hands
 /// fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`] lets them
 /// play short hands ([`short_run`]) never are.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
@@ -621,12 +623,19 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             )
         };
     }
-    // Two piles come without a prize (`run_with`); two seats with hands are `pair_hands`'.
+    // Two piles come with a prize only with hands (`run_with`); two seats with hands are
+    // `pair_hands`'.
     macro_rules! piles {
         ($m:literal, $hands:tt; $pick:path, $ordered:literal) => {
-            plain_run::<$m, false, $hands, true, { $pick }, $ordered>(
-                r, rng, s, shape, seat, run, hands, trail, order_buf,
-            )
+            if PRIZE {
+                plain_run::<$m, true, true, true, { $pick }, $ordered>(
+                    r, rng, s, shape, seat, run, hands, trail, order_buf,
+                )
+            } else {
+                plain_run::<$m, false, $hands, true, { $pick }, $ordered>(
+                    r, rng, s, shape, seat, run, hands, trail, order_buf,
+                )
+            }
         };
     }
     macro_rules! pair {
@@ -638,7 +647,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     }
     macro_rules! pair_piles {
         ($policy:path; $pick:path, $ordered:literal) => {
-            pair_hands::<false, true, { $policy }, { $pick }, $ordered>(
+            pair_hands::<PRIZE, true, { $policy }, { $pick }, $ordered>(
                 r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
@@ -649,7 +658,7 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     );
     // Two piles with hands run with the policies read per run (`MIXED`): one instance per
     // policy more would not pay for itself.
-    if HANDS && seated == 2 && !PRIZE && shape.two_pile {
+    if HANDS && seated == 2 && shape.two_pile {
         return compiled!(shape, pair_piles!(policy::MIXED));
     }
     if HANDS && seated == 2 {
@@ -662,7 +671,8 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
         };
     }
-    if !PRIZE && shape.two_pile {
+    if shape.two_pile {
+        debug_assert!(HANDS || !PRIZE, "two piles with a prize come with hands");
         return match seated {
             2 => compiled!(shape, piles!(2, false)),
             3 => compiled!(shape, piles!(3, HANDS)),
@@ -687,11 +697,11 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// [`pair_hands`]'), each seat plays the card its policy picks from its full hand (`hands`,
 /// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
 /// `PRIZE`), as long as every stack has the cards; once one has not (where the [`Shape`] lets
-/// hands play short), [`short_run`] plays on until every supply is back. With `TWO` piles (no
-/// prize), won cards go
-/// onto the won piles (`wons`), and a stack that has run out turns its won pile over where
-/// the general draw would: at the start of the next battle ([`turn_over_lanes`]), or with
-/// hands at the refill after the seat's pick ([`refill_card`]).
+/// hands play short), [`short_run`] plays on until every supply is back. With `TWO` piles
+/// (with a prize only with hands), won cards go onto the won piles (`wons`), and a stack that
+/// has run out turns its won pile over where the general draw would: at the start of the next
+/// battle ([`turn_over_lanes`]), or with hands where it draws ([`refill_card`]): every prize
+/// first, then each refill after the seat's pick.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn plain_run<
@@ -803,11 +813,25 @@ fn plain_run<
             }
             battles += 1;
             let (mut prs, mut ups) = (0u64, 0u64);
+            if PRIZE && TWO {
+                // Under two piles (with hands) every prize first, each stack turning its won pile
+                // over where it has run out, as the general draw does.
+                for (i, &b) in base.iter().enumerate() {
+                    let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                    // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                    let (turned, card) =
+                        unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
+                    shuffled += turned;
+                    prs |= card << (8 * i);
+                    heads = (heads + (1 << (16 * i))) & wrap;
+                    lens -= 1 << (16 * i);
+                }
+            }
             for (i, &b) in base.iter().enumerate() {
                 let pos = (heads >> (16 * i)) as usize & mask;
                 // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
                 let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
-                if PRIZE {
+                if PRIZE && !TWO {
                     // The top card is the prize, the one under it turned up (or, with hands, put
                     // into the hand in place of the card played).
                     // SAFETY: as above, the position masked into the stretch.
@@ -840,7 +864,8 @@ fn plain_run<
                     ups |= top << (8 * i);
                 }
             }
-            let moved = if PRIZE { 2 * ones } else { ones };
+            // (Under two piles the prizes are taken already.)
+            let moved = if PRIZE && !TWO { 2 * ones } else { ones };
             heads = (heads + moved) & wrap;
             lens -= moved;
             let best = best_lane::<M, ORDERED>(r, ups);
@@ -926,7 +951,7 @@ fn plain_run<
             // A seat out of cards stops the run. With a prize, a seat down to one card stops it
             // too (the next battle is the table battle's).
             if has_zero_lane(totals | pad)
-                || PRIZE && has_zero_lane((lens - ones) | pad)
+                || PRIZE && has_zero_lane((totals - ones) | pad)
                 || shape.may_end::<M>(totals, battles)
             {
                 // With hands, a seat out of its supply plays on short hands where it may, this
@@ -1044,9 +1069,9 @@ mod policy {
 /// compiled in. The general run spends most of a hand battle moving its state between
 /// registers and the stack (its loops over the lanes and the policy chosen per card); two
 /// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
-/// is the prize and the one under it refills the hand. With `TWO` piles (no prize), won cards
-/// go onto the won piles, and a seat's stack that has run out is turned over at its refill,
-/// after its pick. A tie (outside the vector blocks below, whose ties stop the run) is a war
+/// is the prize and the one under it refills the hand. With `TWO` piles, won cards go onto the
+/// won piles, and a seat's stack that has run out is turned over where it draws: for its
+/// prize (every prize first), and at its refill, after its pick. A tie (outside the vector blocks below, whose ties stop the run) is a war
 /// in the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent
 /// them to the call would keep them in memory). Once a seat's supply (its stack, with its
 /// won pile under two piles) is out, or with a prize down to one card, where the [`Shape`]
@@ -1114,7 +1139,6 @@ fn pair_hands<
         tort_tops,
         ..
     } = *run;
-    debug_assert!(!PRIZE || !TWO, "two piles come without a prize");
     debug_assert_eq!(TWO, shape.two_pile);
     let hand = r.hand;
     debug_assert!((1..=8).contains(&hand));
@@ -1241,9 +1265,22 @@ fn pair_hands<
             battles += 1;
             let (top0, top1, up0, up1);
             if TWO {
-                // Each seat picks its card, then refills the slot from its stack, which turns its
-                // won pile over first where it has run out (the general draw's order).
+                // With a prize, each seat's first, from its stack (turned over where it has run
+                // out); then each seat picks its card and refills the slot from its stack, which
+                // turns its won pile over first where it has run out (the general draw's order).
                 let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
+                let mut prizes = [0u64; 2];
+                if PRIZE {
+                    for (i, &b) in base.iter().enumerate() {
+                        let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                        // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                        let (turned, card) =
+                            unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
+                        (shuffled, prizes[i]) = (shuffled + turned, card);
+                        heads = (heads + (1 << (16 * i))) & wrap;
+                        lens -= 1 << (16 * i);
+                    }
+                }
                 for (i, &b) in base.iter().enumerate() {
                     let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
                     let (h, l, m) = (&mut heads, &mut lens, &mut wons);
@@ -1253,7 +1290,8 @@ fn pair_hands<
                     (shuffled, top[i]) = (shuffled + turned, card);
                     (ups[i], words[i]) = refill(words[i], slot, top[i]);
                 }
-                [top0, top1] = top;
+                // (With a prize, the prizes are what the battle needs of the tops.)
+                [top0, top1] = if PRIZE { prizes } else { top };
                 [up0, up1] = ups;
             } else {
                 let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
@@ -1282,7 +1320,8 @@ fn pair_hands<
                 words = [word0, word1];
             }
             let ups = up0 | up1 << 8;
-            let moved = if PRIZE { 2 * BOTH } else { BOTH };
+            // (Under two piles the prizes are taken already.)
+            let moved = if PRIZE && !TWO { 2 * BOTH } else { BOTH };
             heads = (heads + moved) & wrap;
             lens -= moved;
             let best = best_lane::<2, ORDERED>(r, ups);
@@ -1560,14 +1599,19 @@ unsafe fn short_run<
         }
         tail = true;
         p.battles += 1;
-        // With a prize, each seat's top card first (one pile: `wons` is zero); `given`, the
-        // lanes that gave one.
+        // With a prize, each seat's top card first (under two piles turning its won pile over
+        // where its stack is out); `given`, the lanes that gave one.
         let (mut prs, mut given) = (0u64, 0u8);
         if PRIZE {
             for (i, &b) in base.iter().enumerate() {
-                if lane(p.lens, i) > 0 {
+                if lane(p.lens + p.wons, i) > 0 {
                     let one = 1u64 << (16 * i);
-                    prs |= u64::from(buf[b + lane(p.heads, i) as usize]) << (8 * i);
+                    let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+                    // SAFETY: the stretch `b .. b + cap` lies in `buf` (the caller's word).
+                    let (turned, top) =
+                        unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut p.rng) };
+                    p.shuffled += turned;
+                    prs |= top << (8 * i);
                     p.heads = (p.heads + one) & wrap;
                     p.lens -= one;
                     given |= 1 << i;

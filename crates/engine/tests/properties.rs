@@ -493,7 +493,7 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 }
 
 /// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
-/// either `on_empty` and no prize): every seat count, every policy and mixed policies, hands of
+/// either `on_empty`, with a prize or without): every seat count, every policy and mixed policies, hands of
 /// 1 to 8 cards, with and without a prize, with speed, short war rules, war sizes (by rank,
 /// one card down, flip-one), wars that count (`wars_to_win`, `war_cause_to_loser`) and
 /// endings that count cards; the general loop's games. Wars are played on the table loop's
@@ -639,7 +639,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 400, "{compared}");
     // Wars were played on the lanes: two seats, three with ties among some of them, with a
-    // prize, and under two piles with either `on_empty` (the comparisons above are where a
+    // prize, and under two piles with either `on_empty` or a prize (the comparisons above are where a
     // won pile turned over, or shuffled and put back for a war given up, is checked).
     for pairs in [
         &[("hand", "3")][..],
@@ -647,6 +647,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         &[("players", "4"), ("hand", "2"), ("pile", "two-pile")],
         &[("prize", "true"), ("hand", "3")],
         &[("pile", "two-pile"), ("hand", "3")],
+        &[("pile", "two-pile"), ("prize", "true"), ("hand", "3")],
         &[
             ("pile", "two-pile"),
             ("on_empty", "turn-over"),
@@ -669,8 +670,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
 /// Loops through short hands: with decks of 8 to 12 cards, the hands of two or three seats run
 /// short often, and a loop may pass through positions where a seat holds nothing but its hand (its
 /// stack's ring then holds no card of the position at its head). Deterministic policies and
-/// pick-ups under one pile and two, and with a prize (a seat down to one card gives it as its
-/// prize and plays its hand down), many deals: the table loop finds each loop the general
+/// pick-ups under one pile and two, with a prize or without (a seat down to one card gives it
+/// as its prize and plays its hand down), many deals: the table loop finds each loop the general
 /// loop finds, with the same records (loop start and period). Reading the top of a seat with
 /// no supply as a card, in the position or the saved one, makes this test fail.
 #[test]
@@ -700,6 +701,11 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
                         &[][..],
                         &[("pile", "two-pile"), ("on_empty", "turn-over")],
                         &[("prize", "true")],
+                        &[
+                            ("pile", "two-pile"),
+                            ("on_empty", "turn-over"),
+                            ("prize", "true"),
+                        ],
                     ] {
                         let mut pairs = vec![
                             ("players", players),
