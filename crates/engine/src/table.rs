@@ -13,8 +13,8 @@
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
 //! seats, but for seats with hands (without an ending that counts cards), whose hands play
 //! down and grow back in [`short_run`] once a seat's supply is out (with a prize, down to one
-//! card). Once two seats
-//! are left, the engine may take the game over for the two-seat loops ([`Played::LastTwo`]).
+//! card). Once two seats are left, the engine may take the game over for the two-seat loops
+//! ([`Played::LastTwo`]).
 
 use crate::cycle::{self, Position, Saves, TRAIL};
 use crate::general;
@@ -130,9 +130,9 @@ enum Stop {
         prize: [u8; MAX_PLAYERS],
         up: [u8; MAX_PLAYERS],
     },
-    /// A tie between two seats with short hands, where a seat gave no prize (its stack was
-    /// out): the face-up cards `up`, the prizes `prize` of the seats in `given`. The general
-    /// contest plays it, as the general battle does.
+    /// A tie in a battle of short hands ([`short_run`]) where a seat gave no prize (its stack
+    /// was out): the face-up cards `up`, the prizes `prize` of the seats in `given`. The
+    /// general contest plays it, as the general battle does.
     Bare {
         given: u8,
         prize: [u8; MAX_PLAYERS],
@@ -150,8 +150,7 @@ enum Stop {
 /// it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize
 /// where there is one); two piles without a prize or with hands, a stack that runs out turning
 /// its won pile over in the run (with hands where it draws: the prize, then the refill after
-/// the seat's pick); under `speed`, seat 0's
-/// grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
+/// the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
 /// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
 /// every tied seat can play them in full and they are neither `wars_to_win` nor
 /// `war_cause_to_loser` wars ([`lane_war`]); other wars and endings go to the
@@ -276,9 +275,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
 /// hands the card that refills the hand, after the prize if there is one; under two piles,
 /// which come with a prize only with hands, its won pile counts: the ring turns it over), or
-/// with hands
-/// fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`] lets them
-/// play short hands ([`short_run`]) never are.
+/// with hands fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`]
+/// lets them play short hands ([`short_run`]) never are.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
     let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
     need > 0
