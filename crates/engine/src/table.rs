@@ -4,7 +4,7 @@
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
-//! tables (two piles with a prize only with hands) run as the [`ring`], battle after battle
+//! tables (two piles included) run as the [`ring`], battle after battle
 //! on lanes in registers ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's
 //! loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand: in the run, on
@@ -82,10 +82,9 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     last_two: bool,
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    // Two piles are on the ring without a prize, or with hands (`plain` leaves out `on_empty =
-    // lose`): a stack that runs out turns its won pile over in the run.
-    let piles_fit = r.two_pile.is_none() || !PRIZE || HANDS;
-    if piles_fit && s.cap() <= LANES_RING {
+    // Two piles are on the ring too (`plain` leaves out `on_empty = lose`): a stack that runs
+    // out turns its won pile over in the run.
+    if s.cap() <= LANES_RING {
         // Hands stay at the table to the end: the two-seat loops have none.
         let last_two = last_two && !HANDS;
         return ring::<N, PRIZE, HANDS>(r, t, s, saves, tally, rng, cap, last_two);
@@ -172,12 +171,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     cap: u64,
     last_two: bool,
 ) -> Played {
-    // `off_ring` counts a won pile as cards to play from: the ring turns it over between
-    // battles or at a refill, never between a prize and the face-up card.
-    debug_assert!(
-        !PRIZE || HANDS || r.two_pile.is_none(),
-        "two piles with a prize and no hands: battle by battle"
-    );
+    // `off_ring` counts a won pile as cards to play from: the ring turns it over where a
+    // stack that has run out draws.
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
     let start = tally;
@@ -274,7 +269,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
 /// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
 /// hands the card that refills the hand, after the prize if there is one; under two piles,
-/// which come with a prize only with hands, its won pile counts: the ring turns it over), or
+/// its won pile counts: the ring turns it over where the stack draws), or
 /// with hands fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`]
 /// lets them play short hands ([`short_run`]) never are.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
@@ -621,19 +616,12 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             )
         };
     }
-    // Two piles come with a prize only with hands (`run_with`); two seats with hands are
-    // `pair_hands`'.
+    // Two seats with hands are `pair_hands`'.
     macro_rules! piles {
         ($m:literal, $hands:tt; $pick:path, $ordered:literal) => {
-            if PRIZE {
-                plain_run::<$m, true, true, true, { $pick }, $ordered>(
-                    r, rng, s, shape, seat, run, hands, trail, order_buf,
-                )
-            } else {
-                plain_run::<$m, false, $hands, true, { $pick }, $ordered>(
-                    r, rng, s, shape, seat, run, hands, trail, order_buf,
-                )
-            }
+            plain_run::<$m, PRIZE, $hands, true, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
+            )
         };
     }
     macro_rules! pair {
@@ -670,7 +658,6 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         };
     }
     if shape.two_pile {
-        debug_assert!(HANDS || !PRIZE, "two piles with a prize come with hands");
         return match seated {
             2 => compiled!(shape, piles!(2, false)),
             3 => compiled!(shape, piles!(3, HANDS)),
@@ -696,10 +683,10 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
 /// lane `i`'s in word `i`) and refills the slot from its stack (after the prize, with
 /// `PRIZE`), as long as every stack has the cards; once one has not (where the [`Shape`] lets
 /// hands play short), [`short_run`] plays on until every supply is back. With `TWO` piles
-/// (with a prize only with hands), won cards go onto the won piles (`wons`), and a stack that
-/// has run out turns its won pile over where the general draw would: at the start of the next
-/// battle ([`turn_over_lanes`]), or with hands where it draws ([`refill_card`]): every prize
-/// first, then each refill after the seat's pick.
+/// won cards go onto the won piles (`wons`), and a stack that has run out turns its won pile
+/// over where the general draw would: at the start of the next battle ([`turn_over_lanes`]),
+/// or with hands or a prize where it draws ([`refill_card`]): every prize first, then each
+/// face-up card or refill (after the seat's pick).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn plain_run<
@@ -804,16 +791,16 @@ fn plain_run<
             break 'run stop;
         }
         loop {
-            // (With hands, a stack turns its pile over at the refill, after the seat's pick.)
-            if TWO && !HANDS && has_zero_lane(lens | pad) {
+            // (With hands or a prize, a stack turns its pile over where it draws.)
+            if TWO && !HANDS && !PRIZE && has_zero_lane(lens | pad) {
                 let (h, l, w) = (&mut heads, &mut lens, &mut wons);
                 shuffled += turn_over_lanes::<M>(buf, &base, cap, h, l, w, shape.shuffles, rng);
             }
             battles += 1;
             let (mut prs, mut ups) = (0u64, 0u64);
             if PRIZE && TWO {
-                // Under two piles (with hands) every prize first, each stack turning its won pile
-                // over where it has run out, as the general draw does.
+                // Under two piles every prize first, each stack turning its won pile over where
+                // it has run out, as the general draw does; then the face-up cards, alike.
                 for (i, &b) in base.iter().enumerate() {
                     let (h, l, w) = (&mut heads, &mut lens, &mut wons);
                     // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
@@ -858,6 +845,14 @@ fn plain_run<
                     let up;
                     (up, words[i]) = refill(words[i], slot, top);
                     ups |= up << (8 * i);
+                } else if PRIZE {
+                    // (Two piles.)
+                    let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                    // SAFETY: as above, the stretch lies in `buf`.
+                    let (turned, card) =
+                        unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
+                    shuffled += turned;
+                    ups |= card << (8 * i);
                 } else {
                     ups |= top << (8 * i);
                 }
@@ -2186,10 +2181,11 @@ fn turn_over_lanes<const M: usize>(
     shuffled
 }
 
-/// With hands under two piles, the card that refills lane `i`'s hand after the seat's pick: the
-/// top of its stack (in the stretch at `b`), where the stack has run out once its won pile is
-/// turned over ([`turn_over_lane`]), as the general draw turns it over then (under `on_empty =
-/// shuffle` the draws come in that order). Returns the piles shuffled and the card.
+/// Under two piles, the card lane `i` draws next (a prize, a face-up card, or the card that
+/// refills its hand after the seat's pick): the top of its stack (in the stretch at `b`),
+/// where the stack has run out once its won pile is turned over ([`turn_over_lane`]), as the
+/// general draw turns it over then (under `on_empty = shuffle` the draws come in that order).
+/// The card stays on the stack. Returns the piles shuffled and the card.
 ///
 /// # Safety
 ///
