@@ -129,7 +129,7 @@ enum Stop {
         prize: [u8; MAX_PLAYERS],
         up: [u8; MAX_PLAYERS],
     },
-    /// A tie in a battle of short hands ([`short_run`]) where a seat gave no prize (its stack
+    /// A tie in a battle of short hands ([`short_run`]) where a seat gave no prize (its supply
     /// was out): the face-up cards `up`, the prizes `prize` of the seats in `given`. The
     /// general contest plays it, as the general battle does.
     Bare {
@@ -147,9 +147,10 @@ enum Stop {
 
 /// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from
 /// it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize
-/// where there is one); two piles without a prize or with hands, a stack that runs out turning
-/// its won pile over in the run (with hands where it draws: the prize, then the refill after
-/// the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of plain battles are [`plain_run`]'s (two seats
+/// where there is one); under two piles, a stack that runs out turning its won pile over in the
+/// run (with hands or a prize where it draws: every prize, then each face-up card or refill
+/// after the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of
+/// plain battles are [`plain_run`]'s (two seats
 /// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
 /// every tied seat can play them in full and they are neither `wars_to_win` nor
 /// `war_cause_to_loser` wars ([`lane_war`]); other wars and endings go to the
@@ -543,7 +544,7 @@ struct Run {
     wars: Wars,
     /// The hands' lengths, as lanes: full, but where [`short_run`] leaves a hand short.
     held: u64,
-    /// Prizes not given in the run's battles: by a seat whose stack was out ([`short_run`]).
+    /// Prizes not given in the run's battles: by a seat whose supply was out ([`short_run`]).
     bare: u64,
 }
 
@@ -776,7 +777,9 @@ fn plain_run<
             };
             let bare;
             Short { $($field,)* held: run.held, bare, rng: *rng } = p;
-            run.bare += bare;
+            if PRIZE {
+                run.bare += bare;
+            }
             lead = leading_lane::<M>(leader, lens + wons, seat);
             stop
         }};
@@ -800,7 +803,9 @@ fn plain_run<
             let (mut prs, mut ups) = (0u64, 0u64);
             if PRIZE && TWO {
                 // Under two piles every prize first, each stack turning its won pile over where
-                // it has run out, as the general draw does; then the face-up cards, alike.
+                // it has run out, as the general draw does; then the face-up cards, alike. (This
+                // loop, `pair_hands`' and `short_run`'s as one helper measured 3–18 % more
+                // instructions.)
                 for (i, &b) in base.iter().enumerate() {
                     let (h, l, w) = (&mut heads, &mut lens, &mut wons);
                     // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
@@ -942,7 +947,7 @@ fn plain_run<
             }
             let totals = if TWO { lens + wons } else { lens };
             // A seat out of cards stops the run. With a prize, a seat down to one card stops it
-            // too (the next battle is the table battle's).
+            // too (the next battle is the table battle's, or with hands `short_run`'s).
             if has_zero_lane(totals | pad)
                 || PRIZE && has_zero_lane((totals - ones) | pad)
                 || shape.may_end::<M>(totals, battles)
@@ -1056,26 +1061,25 @@ mod policy {
     pub(super) const MIXED: u8 = 4;
 }
 
-/// [`plain_run`] with hands for two seats in the game (a 2-player game, or the last two of a
-/// larger one): the same battles, draws and stops, on two lanes with the policy `POLICY`
-/// (both seats', or `MIXED`), the pick-up order `PICK` and whether the ranking is `ORDERED`
-/// compiled in. The general run spends most of a hand battle moving its state between
-/// registers and the stack (its loops over the lanes and the policy chosen per card); two
-/// hands, two heads and the generator fit in registers. With `PRIZE`, each stack's top card
-/// is the prize and the one under it refills the hand. With `TWO` piles, won cards go onto the
-/// won piles, and a seat's stack that has run out is turned over where it draws: for its
-/// prize (every prize first), and at its refill, after its pick. A tie (outside the vector blocks below, whose ties stop the run) is a war
-/// in the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent
-/// them to the call would keep them in memory). Once a seat's supply (its stack, with its
-/// won pile under two piles) is out, or with a prize down to one card, where the [`Shape`]
-/// lets hands play short, the battles
-/// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with
-/// full hands carry nothing for them (they are about 3 % of the battles with hands of 3).
-/// Where both seats play a random card under an ordered ranking, with one
-/// pile, without a prize or speed, and no ending counts cards, blocks of up to 16 battles go
-/// to the block loop's [`random_hands`](crate::block::random_hands) on CPUs with AVX-512,
-/// while the leader agrees with the stacks (a leader that is out of the game, or no leader
-/// while the stacks differ, is first settled by a battle here).
+/// [`plain_run`] with hands for two seats in the game (a 2-player game, or the last two of a larger
+/// one): the same battles, draws and stops, on two lanes with the policy `POLICY` (both seats', or
+/// `MIXED`), the pick-up order `PICK` and whether the ranking is `ORDERED` compiled in. The general
+/// run spends most of a hand battle moving its state between registers and the stack (its loops
+/// over the lanes and the policy chosen per card); two hands, two heads and the generator fit in
+/// registers. With `PRIZE`, each stack's top card is the prize and the one under it refills the
+/// hand. With `TWO` piles, won cards go onto the won piles, and a seat's stack that has run out is
+/// turned over where it draws: for its prize (every prize first), and at its refill, after its
+/// pick. A tie (outside the vector blocks below, whose ties stop the run) is a war in the run where
+/// [`lane_war`] can play it (the lanes handed over by value: a run that lent them to the call would
+/// keep them in memory). Once a seat's supply (its stack, with its won pile under two piles) is
+/// out, or with a prize down to one card, where the [`Shape`] lets hands play short, the battles
+/// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with full
+/// hands carry nothing for them (they are about 3 % of the battles with hands of 3). Where both
+/// seats play a random card under an ordered ranking, with one pile, without a prize or speed, and
+/// no ending counts cards, blocks of up to 16 battles go to the block loop's
+/// [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the leader agrees with
+/// the stacks (a leader that is out of the game, or no leader while the stacks differ, is first
+/// settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<
@@ -1501,7 +1505,7 @@ struct Short<const M: usize> {
     lens: u64,
     wons: u64,
     held: u64,
-    /// Prizes not given (by a seat whose stack was out).
+    /// Prizes not given (by a seat whose supply was out).
     bare: u64,
     words: [u64; M],
     rng: GameRng,
@@ -1514,8 +1518,9 @@ struct Short<const M: usize> {
 
 /// Battles of a run of `M` seats with hands while a seat's supply (its stack, with its won
 /// pile under two piles) is out, or with a `PRIZE` down to one card ([`lane_short`]), as the
-/// general battle plays them. With a prize, each seat with a card in its stack gives it as its
-/// prize first (a seat whose stack is out gives none). Each seat picks from the cards in
+/// general battle plays them. With a prize, each seat with a card in its supply gives its top
+/// card as its prize first (under two piles, turning its won pile over where its stack is
+/// out; a seat whose supply is out gives none). Each seat picks from the cards in
 /// its hand by its policy; a seat with a supply refills the slot from it (under two piles
 /// turning its won pile over where its stack is out), a seat without one plays its hand down,
 /// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize,
@@ -1592,9 +1597,9 @@ unsafe fn short_run<
         }
         tail = true;
         p.battles += 1;
-        // With a prize, each seat's top card first (under two piles turning its won pile over
-        // where its stack is out); `given`, the lanes that gave one.
-        let (mut prs, mut given) = (0u64, 0u8);
+        // With a prize, the top card of each seat with a supply first; `prized`, the lanes that
+        // gave one.
+        let (mut prs, mut prized) = (0u64, 0u8);
         if PRIZE {
             for (i, &b) in base.iter().enumerate() {
                 if lane(p.lens + p.wons, i) > 0 {
@@ -1607,10 +1612,10 @@ unsafe fn short_run<
                     prs |= top << (8 * i);
                     p.heads = (p.heads + one) & wrap;
                     p.lens -= one;
-                    given |= 1 << i;
+                    prized |= 1 << i;
                 }
             }
-            p.bare += u64::from(M as u32 - given.count_ones());
+            p.bare += u64::from(M as u32 - prized.count_ones());
         }
         let mut ups = 0;
         for (i, &b) in base.iter().enumerate() {
@@ -1643,19 +1648,16 @@ unsafe fn short_run<
         };
         if best & (best - 1) != 0 {
             let (mut tied, mut up, mut prize) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-            let mut gave = 0u8;
+            // (`given`: the seats that gave a prize.)
+            let mut given = 0u8;
             for (i, &q) in seat.iter().enumerate().take(M) {
                 tied |= (best >> i & 1) << q;
-                gave |= (given >> i & 1) << q;
+                given |= (prized >> i & 1) << q;
                 up[q] = (ups >> (8 * i)) as u8;
                 prize[q] = (prs >> (8 * i)) as u8;
             }
-            return Some(if PRIZE && given.count_ones() < M as u32 {
-                Stop::Bare {
-                    given: gave,
-                    prize,
-                    up,
-                }
+            return Some(if PRIZE && prized.count_ones() < M as u32 {
+                Stop::Bare { given, prize, up }
             } else {
                 Stop::Tie { tied, prize, up }
             });
@@ -1669,7 +1671,7 @@ unsafe fn short_run<
             let mut sizes = [0usize; MAX_PLAYERS];
             for (i, &q) in seat.iter().enumerate().take(M) {
                 let up = (ups >> (8 * i)) as u8;
-                sizes[q] = if given >> i & 1 != 0 {
+                sizes[q] = if prized >> i & 1 != 0 {
                     pots[q] = [(prs >> (8 * i)) as u8, up];
                     2
                 } else {

@@ -350,10 +350,11 @@ proptest! {
 }
 
 /// The shapes the specialised loops play without handing battles to the general loop: the
-/// table loop's ring (3–4 players, no loop detection; two piles without a prize), the two-seat
-/// loop with a prize or speed (and the block loop with a prize or two piles). Drawn often here
-/// (the fully random rule sets above reach them rarely), each compared with the general loop
-/// game by game.
+/// table loop's ring (3–4 players, no loop detection; one pile or two, with a prize or speed
+/// or neither), the two-seat loop with a prize or speed (and the block loop with a prize or two
+/// piles). Drawn often here (the fully random rule sets above reach them rarely), each compared
+/// with the general loop game by game; the ring's count below is of those without a prize or
+/// speed, enough to see that the draws reach it.
 #[test]
 fn fast_shapes_play_the_general_loops_games() {
     use proptest::test_runner::{Config, TestRunner};
@@ -493,13 +494,12 @@ fn loops_and_caps_agree_whatever_the_first_save() {
 }
 
 /// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
-/// either `on_empty`, with a prize or without): every seat count, every policy and mixed policies, hands of
-/// 1 to 8 cards, with and without a prize, with speed, short war rules, war sizes (by rank,
-/// one card down, flip-one), wars that count (`wars_to_win`, `war_cause_to_loser`) and
-/// endings that count cards; the general loop's games. Wars are played on the table loop's
-/// lanes (checked below) and, where they cannot be, by its hand war. Among the deterministic
-/// policies' games are games that loop and games capped (whose loop is looked for past the
-/// cap).
+/// either `on_empty`, with a prize or without): every seat count, every policy and mixed policies,
+/// hands of 1 to 8 cards, with and without a prize, with speed, short war rules, war sizes (by
+/// rank, one card down, flip-one), wars that count (`wars_to_win`, `war_cause_to_loser`) and
+/// endings that count cards; the general loop's games. Wars are played on the table loop's lanes
+/// (checked below) and, where they cannot be, by its hand war. Among the deterministic policies'
+/// games are games that loop and games capped (whose loop is looked for past the cap).
 #[test]
 fn hands_on_the_table_loop_play_the_general_loops_games() {
     let (mut compared, mut looped, mut capped, mut prize_looped) = (0, 0, 0, 0);
@@ -639,8 +639,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 400, "{compared}");
     // Wars were played on the lanes: two seats, three with ties among some of them, with a
-    // prize, and under two piles with either `on_empty` or a prize (the comparisons above are where a
-    // won pile turned over, or shuffled and put back for a war given up, is checked).
+    // prize, and under two piles with either `on_empty` or a prize (the comparisons above are
+    // where a won pile turned over, or shuffled and put back for a war given up, is checked).
     for pairs in [
         &[("hand", "3")][..],
         &[("players", "3"), ("hand", "3"), ("hand_policy", "highest")],
@@ -878,14 +878,21 @@ fn loops_longer_than_the_trail_play_alike() {
 /// that won piles often wrap round the ring and turn over in the middle of a war: the two-seat
 /// loop's wars run on into a pile turned over where it lies, or shuffled there, and leave a
 /// pile to shuffle that wraps to the general fight; with three players, the table loop's ring
-/// turns piles over between battles, rotating a pile to shuffle that wraps. Every pick-up
+/// turns piles over between battles, rotating a pile to shuffle that wraps, and with a prize
+/// (three players, or two with speed) where a stack draws, between the prize and the face-up
+/// card too, before the war counts back from the head to the battle's cards. Every pick-up
 /// order, the general loop's games.
 #[test]
 fn two_piles_on_small_rings_play_alike() {
-    for (players, hot) in [("2", HotLoop::Duo), ("3", HotLoop::Table)] {
+    for (players, extra, hot) in [
+        ("2", &[][..], HotLoop::Duo),
+        ("3", &[], HotLoop::Table),
+        ("3", &[("prize", "true")], HotLoop::Table),
+        ("2", &[("prize", "true"), ("speed", "0.1")], HotLoop::Table),
+    ] {
         for on_empty in ["turn-over", "shuffle"] {
             for pickup in ["shuffled", "seat", "winner-first", "rank-asc"] {
-                let rules = Rules::from_pairs([
+                let pairs = [
                     ("players", players),
                     ("decks", "8"),
                     ("pile", "two-pile"),
@@ -893,8 +900,9 @@ fn two_piles_on_small_rings_play_alike() {
                     ("pickup", pickup),
                     ("war_down", "2"),
                     ("safety_cap", "40000"),
-                ])
-                .unwrap();
+                ];
+                let rules =
+                    Rules::from_pairs(pairs.into_iter().chain(extra.iter().copied())).unwrap();
                 let games: Vec<GameSeed> = (0..3).map(|g| GameSeed::new(23, 4, g)).collect();
                 let compared = every_loop_agrees(&rules, &games).unwrap();
                 assert!(compared.contains(&hot), "{rules}");
