@@ -259,8 +259,9 @@ enum Exit {
     Empty,
     /// The face-up cards tie: a war.
     Tie(u8, u8),
-    /// A player cannot give a prize and turn up a card after it from its stack (with two
-    /// piles, a stack of fewer than two cards: its won pile would turn over in between).
+    /// A player cannot give a prize and turn up a card after it from its stack. With two
+    /// piles, a stack of one card whose won pile turns over in between; the outer loop turns
+    /// the pile over under the card first, or leaves the battle to the general one.
     Short,
     /// The battle just played may have ended the game, reached the cap, or needs a loop check.
     Check,
@@ -356,8 +357,9 @@ fn run_with<
                     g.l1 = if g.h1 == g.l1 { g.m1 } else { g.l1 };
                 }
                 // A prize from each player and a card to turn up after it, both from the
-                // stack (with one pile, all a seat's cards); a player short of that, or whose
-                // won pile would turn over between the two, is the general battle's.
+                // stack (with one pile, all a seat's cards); a player short of that is the
+                // outer loop's (with two piles, most often a won pile to turn over between
+                // the two).
                 if PRIZE {
                     if !TWO && (t0 < 2 || total - t0 < 2) {
                         (g.l0, g.l1) = (t0, total - t0);
@@ -506,10 +508,27 @@ fn run_with<
                 acc += note(&mut lead, t0, total);
             }
             Exit::Short => {
-                // One battle of the general loop, on the tally it keeps: the loop's own counts
-                // are handed over first and taken back after.
                 rng.put_bits(bits);
                 g.store(s);
+                // Two piles: a stack of one card gives it as the prize, and its won pile is
+                // turned over for the face-up card. The pile does not change before then, so
+                // it goes under the card now, seat 0's first as the general battle draws,
+                // and the battle is the run's. Under `lose` the stack's end is the player's.
+                if TWO
+                    && r.two_pile != Some(OnEmpty::Lose)
+                    && (0..2).all(|p| s.l[p] >= 2 || s.m[p] > 0)
+                {
+                    for p in 0..2 {
+                        if s.l[p] < 2 {
+                            s.turn_over_under(p, rng);
+                        }
+                    }
+                    g = Regs::load(s);
+                    bits = rng.take_bits();
+                    continue 'game;
+                }
+                // One battle of the general loop, on the tally it keeps: the loop's own counts
+                // are handed over first and taken back after.
                 let (battles, changes) = (acc & u64::from(u32::MAX), acc >> 32);
                 let counts = (first, battles, changes, turned);
                 let end = table_battle(r, t, s, &mut tally, rng, counts, &mut lead);

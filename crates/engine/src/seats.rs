@@ -310,6 +310,22 @@ impl Seats {
         }
     }
 
+    /// Seat `p`'s won pile goes under the one card left in its stack: the cards, in their
+    /// order, and the random draws of a shuffle are those of [`turn_over`](Self::turn_over)
+    /// once that card is drawn. A loop whose battle draws a prize and then a face-up card
+    /// turns the pile over before the battle, and plays it without a turn-over in between.
+    #[cold]
+    pub fn turn_over_under<D: Draws>(&mut self, p: usize, rng: &mut D) {
+        debug_assert!(self.pile_feeds && self.l[p] == 1 && self.m[p] > 0);
+        self.h[p] += 1;
+        self.l[p] = 0;
+        self.turn_over(p, rng);
+        // The card lies just before the pile's top: where it was, or, if a shuffle rotated
+        // a pile that wrapped round the ring to position 0, at the ring's last position.
+        self.h[p] = self.h[p].checked_sub(1).unwrap_or(self.cap - 1);
+        self.l[p] += 1;
+    }
+
     /// Counts `n` won piles shuffled into a stack by a loop that turns piles over itself.
     pub fn count_shuffles(&mut self, n: u64) {
         self.shuffles += n;

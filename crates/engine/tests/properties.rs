@@ -880,12 +880,14 @@ fn loops_longer_than_the_trail_play_alike() {
 /// pile to shuffle that wraps to the general fight; with three players, the table loop's ring
 /// turns piles over between battles, rotating a pile to shuffle that wraps, and with a prize
 /// (three players, or two with speed) where a stack draws, between the prize and the face-up
-/// card too, before the war counts back from the head to the battle's cards. Every pick-up
-/// order, the general loop's games.
+/// card too, before the war counts back from the head to the battle's cards; two players with
+/// a prize, where the two-seat loop turns a pile over under a stack's last card before the
+/// battle, rotating a pile that wraps. Every pick-up order, the general loop's games.
 #[test]
 fn two_piles_on_small_rings_play_alike() {
     for (players, extra, hot) in [
         ("2", &[][..], HotLoop::Duo),
+        ("2", &[("prize", "true")], HotLoop::Duo),
         ("3", &[], HotLoop::Table),
         ("3", &[("prize", "true")], HotLoop::Table),
         ("2", &[("prize", "true"), ("speed", "0.1")], HotLoop::Table),
@@ -912,9 +914,10 @@ fn two_piles_on_small_rings_play_alike() {
 }
 
 /// Two piles with a prize or with speed, two players: the two-seat loop plays them (a stack
-/// down to one card, whose won pile turns over between the prize and the face-up card, is the
-/// general battle's). Every pick-up order and `on_empty`, an ordered and a table ranking, and
-/// odd stacks: the general loop's games.
+/// down to one card, whose won pile turns over between the prize and the face-up card, has
+/// the pile turned over under that card first; under `lose` it is the general battle's).
+/// Every pick-up order and `on_empty`, an ordered and a table ranking, and odd stacks: the
+/// general loop's games.
 #[test]
 fn two_piles_with_a_prize_or_speed_play_alike_on_two_seats() {
     let extras: [&[(&str, &str)]; 7] = [
