@@ -11,7 +11,7 @@
 //!   on the same seats. Where the rules for two allow it, a game's last two seats go to the
 //!   two-seat loops ([`LastTwo`]).
 //! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for the 2-player rule sets without
-//!   hands, except a prize with speed ([`duo::plays`]).
+//!   hands ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking, one pile or two (or a
 //!   prize with one pile), no speed, no card-counting ending, nothing to look for loops in, a
@@ -36,7 +36,7 @@ pub enum HotLoop {
     General,
     /// The reference battle on the compact layout of the specialised loops; every rule set.
     Table,
-    /// The two-seat loop: 2 players without hands, except a prize with speed.
+    /// The two-seat loop: 2 players without hands.
     Duo,
     /// The vector block loop (the classic shape, two piles, or a prize with one pile), on CPUs
     /// with AVX-512.

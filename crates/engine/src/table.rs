@@ -1,5 +1,5 @@
-//! The table loop: every rule set the two-seat loop does not play (3–4 players; hands; a
-//! prize with speed), on the compact [`Seats`] layout.
+//! The table loop: every rule set the two-seat loop does not play (3–4 players; hands), on
+//! the compact [`Seats`] layout.
 //!
 //! A battle whose opening is a prize (where the rules have one) from the top of each stack and
 //! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
