@@ -595,6 +595,52 @@ impl Seen for Seats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{GameRng, GameSeed};
+
+    /// A won pile turned over under a stack's last card ([`Seats::turn_over_under`]) gives,
+    /// card for card, what the general draw gives when it draws that card and then turns the
+    /// pile over, and leaves the generator where that draw does: for piles in one piece, piles
+    /// that wrap round the ring (rotated before a shuffle), a card on the ring's last place,
+    /// shuffled or turned over as they lie; the other seat's cards stay as they were.
+    #[test]
+    fn a_pile_turned_over_under_the_last_card_is_what_the_general_draw_finds() {
+        for on_empty in ["turn-over", "shuffle"] {
+            let pairs = [("pile", "two-pile"), ("on_empty", on_empty), ("decks", "8")];
+            let r = Rules::from_pairs(pairs).unwrap();
+            let mut s = Seats::new(&r);
+            let cap = s.cap();
+            for (k, (h, m)) in [
+                (3, 40),
+                (cap - 5, 40),
+                (cap - 1, 30),
+                (cap + 7, 9),
+                (0, 200),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                for p in 0..2 {
+                    for i in 0..=m {
+                        s.set(p, h + i, (i % 250 + 1) as u8 + p as u8);
+                    }
+                    (s.h[p], s.l[p], s.m[p]) = (h, 1, m);
+                }
+                let mut general = s.clone();
+                let mut under = s.clone();
+                let seed = GameSeed::new(7, 1, k as u64);
+                let (mut rg, mut ru) = (GameRng::new(seed), GameRng::new(seed));
+                under.turn_over_under(0, &mut ru);
+                assert_eq!((under.l[0], under.m[0]), (m + 1, 0));
+                let drawn: Vec<u8> = (0..=m).map(|_| general.draw_down(&r, 0, &mut rg)).collect();
+                let laid: Vec<u8> = (0..=m).map(|_| under.draw_down(&r, 0, &mut ru)).collect();
+                assert_eq!(drawn, laid, "{on_empty}, head {h}, pile {m}");
+                assert_eq!(general.shuffles, under.shuffles);
+                assert!((0..8).all(|_| rg.below(1000) == ru.below(1000)));
+                let seat1 = |x: &Seats| (0..=m).map(|i| x.get(1, x.h[1] + i)).collect::<Vec<_>>();
+                assert_eq!(seat1(&under), seat1(&s));
+            }
+        }
+    }
 
     /// The two-seat deal by permutation puts every card where the deal by words does, for
     /// every even deal up to two full stretches (partial chunks of 64 included).

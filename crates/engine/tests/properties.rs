@@ -878,15 +878,16 @@ fn loops_longer_than_the_trail_play_alike() {
     every_loop_agrees(&rules, &long).unwrap();
 }
 
-/// Two piles on rings little longer than the deck (`decks = 8`: 416 cards in rings of 512), so
-/// that won piles often wrap round the ring and turn over in the middle of a war: the two-seat
-/// loop's wars run on into a pile turned over where it lies, or shuffled there, and leave a
-/// pile to shuffle that wraps to the general fight; with three players, the table loop's ring
-/// turns piles over between battles, rotating a pile to shuffle that wraps, and with a prize
-/// (three players, or two with speed) where a stack draws, between the prize and the face-up
-/// card too, before the war counts back from the head to the battle's cards; two players with
-/// a prize, where the two-seat loop turns a pile over under a stack's last card before the
-/// battle, rotating a pile that wraps. Every pick-up order, the general loop's games.
+/// Two piles on rings little longer than the deck (`decks = 8`: 416 cards in rings of 512), so that
+/// won piles often wrap round the ring and turn over in the middle of a war: the two-seat loop's
+/// wars run on into a pile turned over where it lies, or shuffled there, and leave a pile to
+/// shuffle that wraps to the general fight; with three players, the table loop's ring turns piles
+/// over between battles, rotating a pile to shuffle that wraps, and with a prize (three players, or
+/// two with speed, which the two-seat loop plays too: every loop that plays a rule set is compared)
+/// where a stack draws, between the prize and the face-up card too, before the war counts back from
+/// the head to the battle's cards; two players with a prize, where the two-seat loop turns a pile
+/// over under a stack's last card before the battle, rotating a pile that wraps. Every pick-up
+/// order, the general loop's games.
 #[test]
 fn two_piles_on_small_rings_play_alike() {
     for (players, extra, hot) in [
