@@ -838,9 +838,10 @@ pub(crate) enum War {
 /// stacks after `need - 1` prizes (the seats' positions are in `s`; `duel` is the loop's
 /// outcome table, empty for the ordered rankings). Rounds both seats can pay for in full are
 /// played here, running on into a won pile that turns over where it lies ([`into_pile`]);
-/// anything else (a short supply, a pile to shuffle that wraps round the ring,
-/// `war_cause_to_loser`) goes on in the general loop's [`fight`](general::fight). The winner
-/// takes the table by the general [`settle`](general::settle).
+/// anything else (a short supply, a pile to shuffle that wraps round the ring) goes on in the
+/// general loop's [`fight`](general::fight). The winner picks the table up from the rings, or
+/// takes it by the general [`settle`](general::settle), which under `war_cause_to_loser` first
+/// gives the loser back the war's cause.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)] // the loop's whole context, as `general::fight` takes it
 pub(crate) fn war(
@@ -868,53 +869,55 @@ pub(crate) fn war(
     // stretch; unless a pile to shuffle wraps round the ring, which `Seats::turn_over` rotates.
     let feeds = matches!(r.two_pile, Some(OnEmpty::TurnOver | OnEmpty::Shuffle));
     let shuffles = r.two_pile == Some(OnEmpty::Shuffle);
-    if !r.cause_to_loser {
-        let values = r.cards.values();
-        let supply = |s: &Seats, p: usize| s.l[p] + if feeds { s.m[p] } else { 0 };
-        let wraps = |s: &Seats, p: usize| {
-            let pile = s.h[p] + s.l[p];
-            s.stretch(p, pile, pile + s.m[p]).is_none()
-        };
-        loop {
-            let n = r.war_size(depth + 1, up[0]);
-            // A stack that cannot pay the round: its won pile may (two piles).
-            if (s.l[0] <= n || s.l[1] <= n)
-                && (!feeds
-                    || supply(s, 0) <= n
-                    || supply(s, 1) <= n
-                    || shuffles && (0..2).any(|p| s.l[p] <= n && wraps(s, p)))
-            {
-                break;
-            }
-            depth += 1;
-            tally.wars += 1;
-            tally.cards_turned += 2 * (n as u64 + 1);
-            for (p, card) in up.iter_mut().enumerate().take(2) {
-                if s.l[p] <= n {
-                    into_pile(s, p, n + 1, shuffles, rng);
-                } else {
-                    s.h[p] += n + 1;
-                    s.l[p] -= n + 1;
-                }
-                *card = s.get(p, s.h[p] - 1);
-            }
-            let outcome = if duel.is_empty() {
-                duel_of::<false>(duel, values, up[0], up[1])
+    let values = r.cards.values();
+    let supply = |s: &Seats, p: usize| s.l[p] + if feeds { s.m[p] } else { 0 };
+    let wraps = |s: &Seats, p: usize| {
+        let pile = s.h[p] + s.l[p];
+        s.stretch(p, pile, pile + s.m[p]).is_none()
+    };
+    loop {
+        let n = r.war_size(depth + 1, up[0]);
+        // A stack that cannot pay the round: its won pile may (two piles).
+        if (s.l[0] <= n || s.l[1] <= n)
+            && (!feeds
+                || supply(s, 0) <= n
+                || supply(s, 1) <= n
+                || shuffles && (0..2).any(|p| s.l[p] <= n && wraps(s, p)))
+        {
+            break;
+        }
+        depth += 1;
+        tally.wars += 1;
+        tally.cards_turned += 2 * (n as u64 + 1);
+        for (p, card) in up.iter_mut().enumerate().take(2) {
+            if s.l[p] <= n {
+                into_pile(s, p, n + 1, shuffles, rng);
             } else {
-                duel_of::<true>(duel, values, up[0], up[1])
-            };
-            if outcome != 2 {
-                decided = Some(usize::from(outcome));
-                break;
+                s.h[p] += n + 1;
+                s.l[p] -= n + 1;
             }
+            *card = s.get(p, s.h[p] - 1);
+        }
+        let outcome = if duel.is_empty() {
+            duel_of::<false>(duel, values, up[0], up[1])
+        } else {
+            duel_of::<true>(duel, values, up[0], up[1])
+        };
+        if outcome != 2 {
+            decided = Some(usize::from(outcome));
+            break;
         }
     }
     if let Some(winner) = decided {
         tally.deepest = tally.deepest.max(depth);
         // The winner picks the two stretches up straight from the rings, where they lie in
         // one piece (nearly always): what the general settle does, without the table's copy.
-        if let (Some(p0), Some(p1)) = (s.stretch(0, tied[0], s.h[0]), s.stretch(1, tied[1], s.h[1]))
-        {
+        // (Under `war_cause_to_loser` the loser takes the tied cards out of them first.)
+        if let (Some(p0), Some(p1), false) = (
+            s.stretch(0, tied[0], s.h[0]),
+            s.stretch(1, tied[1], s.h[1]),
+            r.cause_to_loser,
+        ) {
             r.order_pickup(winner, &[p0, p1], &mut t.order, rng);
             if r.wars_to_win.is_some() {
                 s.wars_won[winner] += 1;
@@ -930,6 +933,13 @@ pub(crate) fn war(
     t.clear();
     for (p, &from) in tied.iter().enumerate() {
         t.pots[p].extend((from..s.h[p]).map(|pos| s.get(p, pos)));
+        // Once a war is under way, its cause (the tied card, the opening's last) waits apart
+        // for the loser under `war_cause_to_loser`, where the general fight put it when the
+        // first round began.
+        if r.cause_to_loser && depth > 0 {
+            let cause = t.pots[p].remove(need - 1);
+            t.cause[p].push(cause);
+        }
     }
     if let Some(winner) = decided {
         general::settle(r, t, s, rng, winner, depth, 0);
