@@ -912,12 +912,12 @@ pub(crate) fn war(
         tally.deepest = tally.deepest.max(depth);
         // The winner picks the two stretches up straight from the rings, where they lie in
         // one piece (nearly always): what the general settle does, without the table's copy.
-        // (Under `war_cause_to_loser` the loser takes the tied cards out of them first.)
-        if let (Some(p0), Some(p1), false) = (
-            s.stretch(0, tied[0], s.h[0]),
-            s.stretch(1, tied[1], s.h[1]),
-            r.cause_to_loser,
-        ) {
+        // Not under `war_cause_to_loser`: the copy below sets the cause apart, and the
+        // general settle gives it to the loser.
+        if !r.cause_to_loser
+            && let (Some(p0), Some(p1)) =
+                (s.stretch(0, tied[0], s.h[0]), s.stretch(1, tied[1], s.h[1]))
+        {
             r.order_pickup(winner, &[p0, p1], &mut t.order, rng);
             if r.wars_to_win.is_some() {
                 s.wars_won[winner] += 1;
