@@ -9,7 +9,7 @@
 //! loop detection inline where the rules are deterministic. A tie is a war on the rings
 //! ([`tie`]), or with hands a war that plays each face-up card from the hand: in the run, on
 //! the lanes, where every tied seat can play it in full ([`lane_war`]), else [`hand_war`]
-//! (under `war_cause_to_loser`, the general contest);
+//! (which also plays the `war_cause_to_loser` wars);
 //! short stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same
 //! seats, but for seats with hands (without an ending that counts cards), whose hands play
 //! down and grow back in [`short_run`] once a seat's supply is out (with a prize, down to one
@@ -2362,8 +2362,8 @@ fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
 }
 
 /// The face-up cards `up` (after the prizes `prize`, if any) of the seats `in_game` tie among
-/// `tied`: a war on the rings, a war of hands ([`hand_war`]), or the general contest where
-/// `war_cause_to_loser` changes what a war is.
+/// `tied`: a war of hands ([`hand_war`]), a war on the rings, or the general contest where
+/// `war_cause_to_loser` changes what a war on the rings is.
 #[allow(clippy::too_many_arguments)] // the battle so far
 #[inline(always)]
 fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
@@ -2377,10 +2377,10 @@ fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
     prize: [u8; MAX_PLAYERS],
     mut up: [u8; MAX_PLAYERS],
 ) -> Option<End> {
-    if HANDS && !r.cause_to_loser {
+    if HANDS {
         return hand_war::<N, PRIZE>(r, t, s, tally, rng, in_game, tied, prize, up);
     }
-    if HANDS || r.cause_to_loser {
+    if r.cause_to_loser {
         t.clear();
         for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
             if PRIZE {
@@ -2403,13 +2403,14 @@ fn tie<const N: usize, const PRIZE: bool, const HANDS: bool>(
     )
 }
 
-/// A tie among `tied` in hand mode (no `war_cause_to_loser`; with `PRIZE`, after the prizes
-/// `prize`), as the general [`fight`](general::fight) plays it: each war, every tied seat puts
-/// its `n` cards face down
+/// A tie among `tied` in hand mode (with `PRIZE`, after the prizes `prize`), as the general
+/// [`fight`](general::fight) plays it: each war, every tied seat puts its `n` cards face down
 /// from its stack and plays one from its hand by its policy (the slot refilled from the stack),
-/// seat by seat, until one seat's card is best; the winner picks up every pot. While every
-/// tied seat holds a card in hand and `n` to put down, this is every war; a war with a seat
-/// short of either goes on in the general contest, from where the wars stopped.
+/// seat by seat, until one seat's card is best; the winner picks up every pot, after the loser
+/// takes back the tied cards under `war_cause_to_loser` (set apart as the first war begins, as
+/// the general fight sets them apart). While every tied seat holds a card in hand and `n` to
+/// put down, this is every war; a war with a seat short of either goes on in the general
+/// contest, from where the wars stopped.
 #[allow(clippy::too_many_arguments)] // the battle so far
 #[inline(never)]
 fn hand_war<const N: usize, const PRIZE: bool>(
@@ -2450,6 +2451,12 @@ fn hand_war<const N: usize, const PRIZE: bool>(
         }
         depth += 1;
         tally.wars += 1;
+        if r.cause_to_loser && depth == 1 {
+            for p in seats(contenders) {
+                let cause = t.pots[p].pop().expect("a tied seat's face-up card");
+                t.cause[p].push(cause);
+            }
+        }
         for p in seats(contenders) {
             for _ in 0..n {
                 let c = s.draw_down(r, p, rng);
@@ -2511,10 +2518,8 @@ fn pair_war<const N: usize, const PRIZE: bool>(
         let n = r.war_size(*depth + 1, up[pair[0]]);
         let full = |p: usize| s.l[p] > n && usize::from(s.hand_len[p]) == hand;
         if !(full(pair[0]) && full(pair[1])) || len + n + 1 > ROOM {
-            t.clear();
-            for (pot, &p) in pots.iter().zip(&pair) {
-                t.pots[p].extend_from_slice(&pot[..len]);
-            }
+            let played = [&pots[0][..len], &pots[1][..len]];
+            pots_to_table(r, t, played, &pair, 1 + usize::from(PRIZE), *depth);
             return None;
         }
         *depth += 1;
@@ -2540,6 +2545,12 @@ fn pair_war<const N: usize, const PRIZE: bool>(
         if best.count_ones() == 1 {
             let winner = best.trailing_zeros() as usize;
             tally.deepest = tally.deepest.max(*depth);
+            if r.cause_to_loser {
+                let played = [&pots[0][..len], &pots[1][..len]];
+                pots_to_table(r, t, played, &pair, 1 + usize::from(PRIZE), *depth);
+                general::settle(r, t, s, rng, winner, *depth, 0);
+                return Some(winner);
+            }
             // `general::settle` after a war without `war_cause_to_loser`: the seats out of the
             // game hold no pot, so the two pots in seat order are the table's.
             if r.wars_to_win.is_some() {
@@ -2555,6 +2566,27 @@ fn pair_war<const N: usize, const PRIZE: bool>(
             s.give(r, winner, &t.order);
             general::top_up_hands(r, s, rng);
             return Some(winner);
+        }
+    }
+}
+
+/// [`pair_war`]'s `pots` of the two seats `pair` onto the table's, `depth` wars in: under
+/// `war_cause_to_loser`, once a war has begun, each seat's tied card (the last of its
+/// `opening` cards) apart in `t.cause`, where the general fight sets it.
+fn pots_to_table(
+    r: &Rules,
+    t: &mut Scratch,
+    pots: [&[u8]; 2],
+    pair: &[usize; 2],
+    opening: usize,
+    depth: u32,
+) {
+    t.clear();
+    for (pot, &p) in pots.into_iter().zip(pair) {
+        t.pots[p].extend_from_slice(pot);
+        if r.cause_to_loser && depth > 0 {
+            let cause = t.pots[p].remove(opening - 1);
+            t.cause[p].push(cause);
         }
     }
 }
