@@ -480,8 +480,8 @@ struct Shape {
     /// falls below it.
     speed: Option<u64>,
     /// A war among seats with hands may be played on the lanes ([`lane_war`]): it counts
-    /// for no ending of its own (no `wars_to_win`) and is a war as `hand_war` plays it (no
-    /// `war_cause_to_loser`).
+    /// for no ending of its own (no `wars_to_win`), and no tied card is set apart for the
+    /// loser (no `war_cause_to_loser`, which `hand_war` plays).
     lane_wars: bool,
     /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's
     /// stack (with its won pile under two piles) has run out, or with a prize is down to one
@@ -2430,7 +2430,9 @@ fn hand_war<const N: usize, const PRIZE: bool>(
         if let Some(winner) = won {
             return after::<N, true>(r, s, tally, winner, in_game, depth);
         }
-        // `pair_war` left the cards played so far in the pots: the general rounds go on.
+        // `pair_war` left the cards played so far in the pots (the tied cards apart in
+        // `t.cause` under `war_cause_to_loser`, once a war has begun): the general rounds go
+        // on.
     } else {
         t.clear();
         for p in (0..N).filter(|&p| in_game & bit(p) != 0) {
@@ -2479,12 +2481,14 @@ fn hand_war<const N: usize, const PRIZE: bool>(
 }
 
 /// [`hand_war`] between the only two seats in the game, both tied (after the prizes `prize`,
-/// with `PRIZE`), `depth` wars in: each
-/// round, while both hands are full and both stacks hold the round's face-down cards and a
-/// card to refill the hand with, the same draws, cards and counts as the general rounds, with
-/// the pots in local arrays rather than the table's vectors, and the winner's pick-up and
-/// [`settle`](general::settle)'s steps after it. Returns the winner; or `None` with the cards
-/// played so far in `t`'s pots, for the general rounds to go on from.
+/// with `PRIZE`), `depth` wars in: each round, while both hands are full and both stacks hold
+/// the round's face-down cards and a card to refill the hand with, the same draws, cards and
+/// counts as the general rounds, with the pots in local arrays rather than the table's
+/// vectors, and the winner's pick-up and [`settle`](general::settle)'s steps after it (under
+/// `war_cause_to_loser`, the general settle itself, the tied cards set apart). Returns the
+/// winner; or `None` with the cards played so far in `t`'s pots (and, once a war has begun
+/// under `war_cause_to_loser`, the tied cards in `t.cause`), for the general rounds to go on
+/// from.
 #[allow(clippy::too_many_arguments)] // the battle so far
 #[inline(always)]
 fn pair_war<const N: usize, const PRIZE: bool>(
