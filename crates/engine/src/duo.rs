@@ -937,8 +937,7 @@ pub(crate) fn war(
         // for the loser under `war_cause_to_loser`, where the general fight put it when the
         // first round began.
         if r.cause_to_loser && depth > 0 {
-            let cause = t.pots[p].remove(need - 1);
-            t.cause[p].push(cause);
+            t.set_cause_apart(p, need - 1);
         }
     }
     if let Some(winner) = decided {

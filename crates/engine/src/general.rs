@@ -275,8 +275,8 @@ pub(crate) fn fight<H: Holdings, O: Observer, D: Draws>(
         tally.wars += 1;
         if r.cause_to_loser && depth == 1 {
             for p in seats(best) {
-                let c = t.pots[p].pop().expect("a tied player has a face-up card");
-                t.cause[p].push(c);
+                let up = t.pots[p].len().checked_sub(1);
+                t.set_cause_apart(p, up.expect("a tied player has a face-up card"));
             }
         }
         contenders = best;

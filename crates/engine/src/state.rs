@@ -405,6 +405,14 @@ impl Scratch {
         self.cause.iter_mut().for_each(Vec::clear);
     }
 
+    /// Under `war_cause_to_loser`, as a war begins: seat `p`'s tied card, at `at` in its pot,
+    /// waits apart for the loser (see [`order_pots`](Self::order_pots)).
+    #[inline]
+    pub fn set_cause_apart(&mut self, p: usize, at: usize) {
+        let cause = self.pots[p].remove(at);
+        self.cause[p].push(cause);
+    }
+
     /// Puts the pots (with `taker` as the one who picks them up) into `order` in the pick-up
     /// order; `cause` picks up the war's cause instead.
     pub fn order_pots<D: Draws>(&mut self, r: &Rules, taker: usize, cause: bool, rng: &mut D) {

@@ -2455,8 +2455,8 @@ fn hand_war<const N: usize, const PRIZE: bool>(
         tally.wars += 1;
         if r.cause_to_loser && depth == 1 {
             for p in seats(contenders) {
-                let cause = t.pots[p].pop().expect("a tied seat's face-up card");
-                t.cause[p].push(cause);
+                let up = t.pots[p].len().checked_sub(1);
+                t.set_cause_apart(p, up.expect("a tied seat's face-up card"));
             }
         }
         for p in seats(contenders) {
@@ -2589,8 +2589,7 @@ fn pots_to_table(
     for (pot, &p) in pots.into_iter().zip(pair) {
         t.pots[p].extend_from_slice(pot);
         if r.cause_to_loser && depth > 0 {
-            let cause = t.pots[p].remove(opening - 1);
-            t.cause[p].push(cause);
+            t.set_cause_apart(p, opening - 1);
         }
     }
 }
