@@ -23,7 +23,8 @@
 //! The table loop borrows the same idea for two seats' hand battles where both play a random
 //! card ([`random_hands`]): the slots a battle plays do not depend on the cards, so its draws
 //! are made in turn with the hands followed in a register, and the block's cards are then laid
-//! and packed behind the winners' stacks (on the table's rings) at once.
+//! and packed behind everything the winners hold (on the table's rings, onto the won piles
+//! with two) at once.
 //!
 //! The stacks are linear stretches, not rings: a store of up to 64 bytes behind a tail never
 //! wraps. They slide forward as they are played and move back to the front when a head passes
@@ -123,12 +124,14 @@ pub(crate) fn run(
 }
 
 /// Where a two-seat hand run of the table loop stands: each seat's stack (its ring's head and
-/// length), its hand (slot `i` in byte `i`), the last non-zero margin `l0 − l1` of the stacks
-/// (only its sign is read: seat 0 leads, seat 1, or nobody yet), and the lead changes.
+/// length) and won pile (its length, behind the stack; 0 with one pile), its hand (slot `i` in
+/// byte `i`), the last non-zero margin of what the seats hold (only its sign is read: seat 0
+/// leads, seat 1, or nobody yet), and the lead changes.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct HandRun {
     pub(crate) heads: [usize; 2],
     pub(crate) lens: [usize; 2],
+    pub(crate) wons: [usize; 2],
     pub(crate) words: [u64; 2],
     pub(crate) lead: i64,
     pub(crate) changes: u64,
@@ -584,17 +587,19 @@ mod x86 {
     /// battles, draws and counts as the table loop's [`pair_hands`](crate::table), until the
     /// first tie. Each battle's slots are drawn in turn (seat 0's, seat 1's, then the pick-up's
     /// bit), and the hands followed in a register; the winners' cards are then laid and packed
-    /// behind their stacks, and the lead changes counted, for the whole block at once, as the
-    /// one-card block does.
+    /// behind everything they hold (onto their won piles with `TWO` piles, which the block's
+    /// stacks never run down to), and the lead changes counted, for the whole block at once, as
+    /// the one-card block does.
     ///
     /// # Safety
     /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
-    /// `k` cards and its hand `hand ≤ 8` cards, `cap` is a power of two, and both rings lie in
-    /// `buf`; the lead agrees with the stacks (the margin is 0 or of the lead's sign).
+    /// `k` cards and its hand `hand ≤ 8` cards, `cap` is a power of two, both rings lie in
+    /// `buf`, and each holds its won pile behind its stack (none with one pile); the lead agrees
+    /// with what the seats hold (the margin is 0 or of the lead's sign).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
     #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
-    pub(crate) unsafe fn random_hands<const PICK: u8>(
+    pub(crate) unsafe fn random_hands<const PICK: u8, const TWO: bool>(
         buf: &mut [u8],
         base: [usize; 2],
         cap: usize,
@@ -606,8 +611,11 @@ mod x86 {
         let mask = cap - 1;
         debug_assert!((1..=16).contains(&k) && cap.is_power_of_two() && (1..=8).contains(&hand));
         debug_assert!(run.lens.iter().all(|&l| l >= k));
+        debug_assert!(TWO || run.wons == [0, 0]);
         assert!(base.iter().all(|&b| b + cap <= buf.len()));
         let [h0, h1] = run.heads;
+        // What each seat holds behind its head: its stack, and its won pile with two piles.
+        let held = |run: &HandRun, p: usize| run.lens[p] + if TWO { run.wons[p] } else { 0 };
         let [mut w0, mut w1] = run.words;
         let mut ups = [[0u8; 16]; 2];
         let mut coins = 0u32;
@@ -667,7 +675,7 @@ mod x86 {
             let pairs = laid_pairs(va, vb, swap);
             for (p, won) in [won0, won1].into_iter().enumerate() {
                 let packed = _mm256_maskz_compress_epi16(won as u16, pairs);
-                let (head, len) = (run.heads[p], run.lens[p]);
+                let (head, len) = (run.heads[p], held(run, p));
                 let at = (head + len) & mask;
                 if at + 32 <= cap && len + 32 <= cap {
                     // SAFETY: `at + 32 ≤ cap`, inside the ring; the bytes past the winnings
@@ -685,12 +693,18 @@ mod x86 {
                     }
                 }
             }
-            let [l0, l1] = run.lens;
-            let before = l0 as i64 - l1 as i64;
+            let before = held(run, 0) as i64 - held(run, 1) as i64;
             run.changes += block_changes::<0>(won0, km, before, run.lead);
             let won = won0.count_ones() as usize;
-            run.lens = [l0 + 2 * won - done, l1 + 2 * (done - won) - done];
-            run.lead = lead_after(run.lens[0] as i64 - run.lens[1] as i64, won1, done as u32);
+            let gains = [2 * won, 2 * (done - won)];
+            let [l0, l1] = run.lens;
+            if TWO {
+                run.lens = [l0 - done, l1 - done];
+                run.wons = [run.wons[0] + gains[0], run.wons[1] + gains[1]];
+            } else {
+                run.lens = [l0 + gains[0] - done, l1 + gains[1] - done];
+            }
+            run.lead = lead_after(held(run, 0) as i64 - held(run, 1) as i64, won1, done as u32);
         }
         let played = done + usize::from(tie.is_some());
         if tie.is_some() {

@@ -1069,17 +1069,18 @@ mod policy {
 /// registers. With `PRIZE`, each stack's top card is the prize and the one under it refills the
 /// hand. With `TWO` piles, won cards go onto the won piles, and a seat's stack that has run out is
 /// turned over where it draws: for its prize (every prize first), and at its refill, after its
-/// pick. A tie (outside the vector blocks below, whose ties stop the run) is a war in the run where
-/// [`lane_war`] can play it (the lanes handed over by value: a run that lent them to the call would
-/// keep them in memory). Once a seat's supply (its stack, with its won pile under two piles) is
+/// pick. A tie (one that ends a vector block below too) is a war in the run where [`lane_war`] can
+/// play it (the lanes handed over by value: a run that lent them to the call would keep them in
+/// memory). Once a seat's supply (its stack, with its won pile under two piles) is
 /// out, or with a prize down to one card, where the [`Shape`] lets hands play short, the battles
 /// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with full
 /// hands carry nothing for them (they are about 3 % of the battles with hands of 3). Where both
-/// seats play a random card under an ordered ranking, with one pile, without a prize or speed, and
-/// no ending counts cards, blocks of up to 16 battles go to the block loop's
+/// seats play a random card under an ordered ranking, without a prize or speed, and no ending
+/// counts cards, blocks of up to 16 battles (no more than either stack holds: under two piles a
+/// block turns no pile over) go to the block loop's
 /// [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the leader agrees with
-/// the stacks (a leader that is out of the game, or no leader while the stacks differ, is first
-/// settled by a battle here).
+/// what the seats hold (a leader that is out of the game, or no leader while they hold different
+/// counts, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<
@@ -1099,18 +1100,23 @@ fn pair_hands<
     trail: &mut [u8],
     order_buf: &mut Vec<u8>,
 ) -> Stop {
-    // Random hands under an ordered ranking, without a prize, speed, two piles or an ending
-    // that counts cards: blocks of battles with the block loop's vector code, where the CPU
-    // has it. (A random pick is never deterministic: no loop is looked for there.)
+    let policies = if POLICY == policy::MIXED {
+        [r.policies[seat[0]], r.policies[seat[1]]]
+    } else {
+        [policy_of(POLICY); 2]
+    };
+    // Random hands under an ordered ranking, without a prize, speed or an ending that counts
+    // cards: blocks of battles with the block loop's vector code, where the CPU has it. (A
+    // random pick is never deterministic: no loop is looked for there. Two piles run with the
+    // policies read per run, `MIXED`.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
     let blocks = !PRIZE
-        && POLICY == policy::RANDOM
+        && (POLICY == policy::RANDOM || POLICY == policy::MIXED && policies == [Policy::Random; 2])
         && ORDERED
         && !shape.counted
         && shape.speed.is_none()
-        && !TWO
         && s.vectors();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -1139,11 +1145,6 @@ fn pair_hands<
     debug_assert_eq!(TWO, shape.two_pile);
     let hand = r.hand;
     debug_assert!((1..=8).contains(&hand));
-    let policies = if POLICY == policy::MIXED {
-        [r.policies[seat[0]], r.policies[seat[1]]]
-    } else {
-        [policy_of(POLICY); 2]
-    };
     let mut words = [hands[0], hands[1]];
     let mut wars = run.wars;
     let (grabs, threshold) = shape.grab(seat);
@@ -1186,13 +1187,22 @@ fn pair_hands<
             break 'run stop;
         }
         loop {
+            // A tie that ended a vector block: its cards are played, the slots refilled and the
+            // stacks moved on, as a battle below leaves them; its war is theirs.
             #[cfg(target_arch = "x86_64")]
-            if blocks {
+            let block_tie = if blocks {
                 let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
+                // (Under two piles the block's stacks do not run out: it turns no pile over.)
                 let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
-                // The block counts lead changes from the sign of the stacks' margin, which must
-                // agree with the leader (a seat out of the game, or none while the stacks differ,
-                // leads only until the next battle).
+                let (m0, m1) = if TWO {
+                    (wons as usize & LANE, (wons >> 16) as usize & LANE)
+                } else {
+                    (0, 0)
+                };
+                let (t0, t1) = (l0 + m0, l1 + m1);
+                // The block counts lead changes from the sign of the margin of what the seats
+                // hold, which must agree with the leader (a seat out of the game, or none while
+                // they differ, leads only until the next battle).
                 let lead = if leader == seat_bytes as u8 {
                     Some(1)
                 } else if leader == (seat_bytes >> 8) as u8 {
@@ -1202,13 +1212,14 @@ fn pair_hands<
                 } else {
                     None
                 };
-                let agreed = lead.filter(|&lead| l0 == l1 || lead != 0 && (l0 > l1) == (lead > 0));
+                let agreed = lead.filter(|&lead| t0 == t1 || lead != 0 && (t0 > t1) == (lead > 0));
                 if k >= 2
                     && let Some(lead) = agreed
                 {
                     let mut hr = crate::block::HandRun {
                         heads: [heads as usize & mask, (heads >> 16) as usize & mask],
                         lens: [l0, l1],
+                        wons: [m0, m1],
                         words,
                         lead,
                         changes,
@@ -1218,7 +1229,7 @@ fn pair_hands<
                     // and both stretches lie in the buffer (asserted); hands of `hand ≤ 8` cards;
                     // the lead agrees.
                     let b = unsafe {
-                        crate::block::random_hands::<PICK>(
+                        crate::block::random_hands::<PICK, TWO>(
                             buf,
                             base,
                             cap,
@@ -1230,6 +1241,9 @@ fn pair_hands<
                     };
                     heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
                     lens = hr.lens[0] as u64 | (hr.lens[1] as u64) << 16;
+                    if TWO {
+                        wons = hr.wons[0] as u64 | (hr.wons[1] as u64) << 16;
+                    }
                     words = hr.words;
                     changes = hr.changes;
                     leader = match hr.lead.signum() {
@@ -1239,93 +1253,102 @@ fn pair_hands<
                     };
                     battles += b.played as u64;
                     vector_blocks += 1;
-                    if let Some([up0, up1]) = b.tie {
-                        let mut up = [0u8; MAX_PLAYERS];
-                        up[seat[0]] = up0;
-                        up[seat[1]] = up1;
-                        break Stop::Tie {
-                            tied: 1 << seat[0] | 1 << seat[1],
-                            prize: [0; MAX_PLAYERS],
-                            up,
-                        };
+                    if b.tie.is_none() {
+                        // (A seat with no stack left under two piles has its won pile to turn
+                        // over, in the next battle.)
+                        let out = |p: usize| hr.lens[p] + if TWO { hr.wons[p] } else { 0 } == 0;
+                        if out(0) || out(1) {
+                            let w = (b.won1 >> (b.played - 1)) as usize & 1;
+                            break Stop::Check(seat[w]);
+                        }
+                        if battles >= shape.cap {
+                            break Stop::Look;
+                        }
+                        continue;
                     }
-                    if hr.lens[0] == 0 || hr.lens[1] == 0 {
-                        let w = (b.won1 >> (b.played - 1)) as usize & 1;
-                        break Stop::Check(seat[w]);
-                    }
-                    if battles >= shape.cap {
-                        break Stop::Look;
-                    }
-                    continue;
+                    b.tie
+                } else {
+                    None
                 }
-            }
-            battles += 1;
-            let (top0, top1, up0, up1);
-            if TWO {
-                // With a prize, each seat's first, from its stack (turned over where it has run
-                // out); then each seat picks its card and refills the slot from its stack, which
-                // turns its won pile over first where it has run out (the general draw's order).
-                let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
-                let mut prizes = [0u64; 2];
-                if PRIZE {
+            } else {
+                None
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let block_tie: Option<[u8; 2]> = None;
+            let (ups, top0, top1, best) = if let Some([up0, up1]) = block_tie {
+                (u64::from(up0) | u64::from(up1) << 8, 0, 0, 0b11)
+            } else {
+                battles += 1;
+                let (top0, top1, up0, up1);
+                if TWO {
+                    // With a prize, each seat's first, from its stack (turned over where it has run
+                    // out); then each seat picks its card and refills the slot from its stack, which
+                    // turns its won pile over first where it has run out (the general draw's order).
+                    let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
+                    let mut prizes = [0u64; 2];
+                    if PRIZE {
+                        for (i, &b) in base.iter().enumerate() {
+                            let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                            // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                            let (turned, card) = unsafe {
+                                refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g)
+                            };
+                            (shuffled, prizes[i]) = (shuffled + turned, card);
+                            heads = (heads + (1 << (16 * i))) & wrap;
+                            lens -= 1 << (16 * i);
+                        }
+                    }
                     for (i, &b) in base.iter().enumerate() {
+                        let slot =
+                            r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
                         let (h, l, m) = (&mut heads, &mut lens, &mut wons);
                         // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
                         let (turned, card) =
                             unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
-                        (shuffled, prizes[i]) = (shuffled + turned, card);
-                        heads = (heads + (1 << (16 * i))) & wrap;
-                        lens -= 1 << (16 * i);
+                        (shuffled, top[i]) = (shuffled + turned, card);
+                        (ups[i], words[i]) = refill(words[i], slot, top[i]);
                     }
-                }
-                for (i, &b) in base.iter().enumerate() {
-                    let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
-                    let (h, l, m) = (&mut heads, &mut lens, &mut wons);
-                    // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
-                    let (turned, card) =
-                        unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
-                    (shuffled, top[i]) = (shuffled + turned, card);
-                    (ups[i], words[i]) = refill(words[i], slot, top[i]);
-                }
-                // (With a prize, the prizes are what the battle needs of the tops.)
-                [top0, top1] = if PRIZE { prizes } else { top };
-                [up0, up1] = ups;
-            } else {
-                let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
-                // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
-                (top0, top1) = unsafe {
-                    (
-                        u64::from(*buf.get_unchecked(base[0] + h0)),
-                        u64::from(*buf.get_unchecked(base[1] + h1)),
-                    )
-                };
-                // With a prize, the top card is the prize and the one under it refills the hand.
-                let (fill0, fill1) = if PRIZE {
-                    // SAFETY: as above, the positions masked into the stretches.
-                    unsafe {
-                        (
-                            u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
-                            u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
-                        )
-                    }
+                    // (With a prize, the prizes are what the battle needs of the tops.)
+                    [top0, top1] = if PRIZE { prizes } else { top };
+                    [up0, up1] = ups;
                 } else {
-                    (top0, top1)
+                    let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
+                    // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
+                    (top0, top1) = unsafe {
+                        (
+                            u64::from(*buf.get_unchecked(base[0] + h0)),
+                            u64::from(*buf.get_unchecked(base[1] + h1)),
+                        )
+                    };
+                    // With a prize, the top card is the prize and the one under it refills the hand.
+                    let (fill0, fill1) = if PRIZE {
+                        // SAFETY: as above, the positions masked into the stretches.
+                        unsafe {
+                            (
+                                u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
+                                u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
+                            )
+                        }
+                    } else {
+                        (top0, top1)
+                    };
+                    let (word0, word1);
+                    (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
+                    (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
+                    words = [word0, word1];
+                }
+                let ups = up0 | up1 << 8;
+                // (Under two piles the prizes are taken already.)
+                let moved = if PRIZE && !TWO { 2 * BOTH } else { BOTH };
+                heads = (heads + moved) & wrap;
+                lens -= moved;
+                let best = best_lane::<2, ORDERED>(r, ups);
+                let best = if grabs && g.next_u64() < threshold {
+                    1
+                } else {
+                    best
                 };
-                let (word0, word1);
-                (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
-                (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
-                words = [word0, word1];
-            }
-            let ups = up0 | up1 << 8;
-            // (Under two piles the prizes are taken already.)
-            let moved = if PRIZE && !TWO { 2 * BOTH } else { BOTH };
-            heads = (heads + moved) & wrap;
-            lens -= moved;
-            let best = best_lane::<2, ORDERED>(r, ups);
-            let best = if grabs && g.next_u64() < threshold {
-                1
-            } else {
-                best
+                (ups, top0, top1, best)
             };
             let w;
             if best == 0b11 {
@@ -1360,8 +1383,8 @@ fn pair_hands<
                         prize[seat[0]] = top0 as u8;
                         prize[seat[1]] = top1 as u8;
                     }
-                    up[seat[0]] = up0 as u8;
-                    up[seat[1]] = up1 as u8;
+                    up[seat[0]] = ups as u8;
+                    up[seat[1]] = (ups >> 8) as u8;
                     break Stop::Tie {
                         tied: 1 << seat[0] | 1 << seat[1],
                         prize,

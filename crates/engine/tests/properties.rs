@@ -617,32 +617,37 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
          prize), capped {capped}"
     );
     // Where the CPU has the block loop's vector code, the table loop's random hands of two
-    // seats used it (the comparisons above ran it, or only the battle-by-battle loop).
+    // seats used it, with one pile or two (the comparisons above ran it, or only the
+    // battle-by-battle loop).
     let classic = Rules::from_pairs([("players", "2")]).unwrap();
     let vectors = Engine::new(&classic).force_loop(HotLoop::Block);
-    let random = Rules::from_pairs([("hand", "3")]).unwrap();
-    let mut engine = Engine::new(&random);
-    for g in 0..20 {
-        engine.play(GameSeed::new(5, 2, g));
+    for pairs in [
+        &[("hand", "3")][..],
+        &[("hand", "3"), ("pile", "two-pile")],
+        &[
+            ("hand", "3"),
+            ("pile", "two-pile"),
+            ("on_empty", "turn-over"),
+        ],
+    ] {
+        let random = Rules::from_pairs(pairs.iter().copied()).unwrap();
+        let mut engine = Engine::new(&random);
+        for g in 0..20 {
+            engine.play(GameSeed::new(5, 2, g));
+        }
+        let blocks = engine.hand_blocks();
+        assert_eq!(blocks > 0, vectors, "{random}: {blocks}");
+        engine.force_vectors(false);
+        for g in 0..20 {
+            engine.play(GameSeed::new(5, 2, g));
+        }
+        assert_eq!(engine.hand_blocks(), blocks, "{random}");
     }
-    assert_eq!(
-        engine.hand_blocks() > 0,
-        vectors,
-        "{}",
-        engine.hand_blocks()
-    );
-    engine.force_vectors(false);
-    let before = engine.hand_blocks();
-    for g in 0..20 {
-        engine.play(GameSeed::new(5, 2, g));
-    }
-    assert_eq!(engine.hand_blocks(), before);
     assert!(compared >= 400, "{compared}");
     // Wars were played on the lanes: two seats, three with ties among some of them, with a
     // prize, and under two piles with either `on_empty` or a prize (the comparisons above are
     // where a won pile turned over, or shuffled and put back for a war given up, is checked).
-    // Off the vector blocks of two seats' hands, whose wars are the table's battle's, so that
-    // the count is the same on every CPU.
+    // With and without the vector blocks of two seats' hands, whose ties are lane wars too.
     for pairs in [
         &[("hand", "3")][..],
         &[("players", "3"), ("hand", "3"), ("hand_policy", "highest")],
@@ -657,12 +662,14 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         ],
     ] {
         let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
-        let mut engine = Engine::new(&rules);
-        engine.force_vectors(false);
-        for g in 0..20 {
-            engine.play(GameSeed::new(5, 3, g));
+        for vectors in [true, false] {
+            let mut engine = Engine::new(&rules);
+            engine.force_vectors(vectors);
+            for g in 0..20 {
+                engine.play(GameSeed::new(5, 3, g));
+            }
+            assert!(engine.lane_wars() > 0, "{rules} (vectors {vectors})");
         }
-        assert!(engine.lane_wars() > 0, "{rules}");
     }
     assert!(
         looped >= 10 && capped >= 10 && prize_looped >= 5,
