@@ -20,11 +20,10 @@
 //! stacks as above; under the other orders they are played one by one on the stretches (the
 //! winner's four cards in the pick-up order, one store).
 //!
-//! The table loop borrows the same idea for two seats' hand battles where both play a random
-//! card ([`random_hands`]): the slots a battle plays do not depend on the cards, so its draws
-//! are made in turn with the hands followed in a register, and the block's cards are then laid
-//! and packed behind everything the winners hold (on the table's rings, onto the won piles
-//! with two) at once.
+//! The table loop borrows the same idea for two seats' hand battles where both play by the
+//! same policy ([`hand_battles`]): each battle's picks (and draws) are made in turn with the
+//! hands followed in a register, and the block's cards are then laid and packed behind
+//! everything the winners hold (on the table's rings, onto the won piles with two) at once.
 //!
 //! The stacks are linear stretches, not rings: a store of up to 64 bytes behind a tail never
 //! wraps. They slide forward as they are played and move back to the front when a head passes
@@ -36,7 +35,7 @@
 use crate::duo::{self, War};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{OnEmpty, Pickup, Rules, pick, pick_of};
+use crate::rules::{OnEmpty, Pickup, Rules, choose_ordered, pick, pick_of, policy, policy_of};
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
 use crate::state::{End, Scratch, Tally};
 
@@ -147,7 +146,7 @@ pub(crate) struct HandBlock {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::random_hands;
+pub(crate) use x86::hand_battles;
 
 // The stretches hold a stack slid up to `SLIDE`, every card of the deck, and the widest store
 // past a tail (the prize block's 64 bytes).
@@ -581,15 +580,16 @@ mod x86 {
         *rng = g;
     }
 
-    /// Up to `k` hand battles of two seats that both play a random card of a full hand of `hand`
-    /// cards and refill its slot from the stack, on the rings of `cap` bytes at `base[0]` and
-    /// `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking: the same
-    /// battles, draws and counts as the table loop's [`pair_hands`](crate::table), until the
-    /// first tie. Each battle's slots are drawn in turn (seat 0's, seat 1's, then the pick-up's
-    /// bit), and the hands followed in a register; the winners' cards are then laid and packed
-    /// behind everything they hold (onto their won piles with `TWO` piles, which the block's
-    /// stacks never run down to), and the lead changes counted, for the whole block at once, as
-    /// the one-card block does.
+    /// Up to `k` hand battles of two seats that both play the card their policy `POLICY` (a
+    /// [`policy`] code, not `MIXED`) picks from a full hand of `hand` cards and refill its slot
+    /// from the stack, on the rings of `cap` bytes at `base[0]` and `base[1]` of `buf`, under the
+    /// pick-up order `PICK` with an ordered ranking: the same battles, draws and counts as the
+    /// table loop's [`pair_hands`](crate::table), until the first tie. Each battle's slots are
+    /// picked in turn (seat 0's, seat 1's, drawn with a random policy, then the pick-up's bit),
+    /// and the hands followed in a register; the winners' cards are then laid and packed
+    /// behind everything they hold (onto their won piles with `TWO` piles: no card is drawn from
+    /// an empty stack, as each holds `k`), and the lead changes counted, for the whole block at
+    /// once, as the one-card block does.
     ///
     /// # Safety
     /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
@@ -599,7 +599,7 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
     #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
-    pub(crate) unsafe fn random_hands<const PICK: u8, const TWO: bool>(
+    pub(crate) unsafe fn hand_battles<const PICK: u8, const TWO: bool, const POLICY: u8>(
         buf: &mut [u8],
         base: [usize; 2],
         cap: usize,
@@ -631,9 +631,14 @@ mod x86 {
                     u64::from(*buf.get_unchecked(base[1] + ((h1 + done) & mask))),
                 )
             };
-            // The policy's draw for each seat in turn, then the card in that slot is played
-            // and the slot refilled from the stack (`table::draw_up`).
-            let (slot0, slot1) = g.below_pair(hand, hand);
+            // The policy's pick (or draw) for each seat in turn, then the card in that slot is
+            // played and the slot refilled from the stack (`table::draw_up`).
+            let (slot0, slot1) = if POLICY == policy::RANDOM {
+                g.below_pair(hand, hand)
+            } else {
+                let pick = |w: u64| choose_ordered(policy_of(POLICY), w, hand as usize) as u32;
+                (pick(w0), pick(w1))
+            };
             let (at0, at1) = (8 * slot0, 8 * slot1);
             let up0 = (w0 >> at0) as u8;
             let up1 = (w1 >> at1) as u8;

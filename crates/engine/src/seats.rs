@@ -47,7 +47,7 @@ pub(crate) struct Seats {
     /// rather than at every deal.
     permutes: bool,
     /// Whether the table loop's two-seat hand runs may use the block loop's vector code
-    /// ([`crate::block::random_hands`]): the CPU has it, unless a test or `bench --portable`
+    /// ([`crate::block::hand_battles`]): the CPU has it, unless a test or `bench --portable`
     /// turned it off.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     vectors: bool,

@@ -21,7 +21,9 @@ use crate::general;
 use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of};
+use crate::rules::{
+    Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of, policy, policy_of,
+};
 use crate::seats::{Seats, shuffle_pile};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
 
@@ -1051,16 +1053,6 @@ fn leading_lane<const M: usize>(leader: u8, totals: u64, seat: &[usize; MAX_PLAY
         .unwrap_or(M)
 }
 
-/// The hand policies a [`pair_hands`] run is compiled for (`Policy` as a constant), or
-/// `MIXED`: two seats with different policies, read once per run.
-mod policy {
-    pub(super) const RANDOM: u8 = 0;
-    pub(super) const HIGHEST: u8 = 1;
-    pub(super) const LOWEST: u8 = 2;
-    pub(super) const MEDIAN: u8 = 3;
-    pub(super) const MIXED: u8 = 4;
-}
-
 /// [`plain_run`] with hands for two seats in the game (a 2-player game, or the last two of a larger
 /// one): the same battles, draws and stops, on two lanes with the policy `POLICY` (both seats', or
 /// `MIXED`), the pick-up order `PICK` and whether the ranking is `ORDERED` compiled in. The general
@@ -1075,12 +1067,13 @@ mod policy {
 /// out, or with a prize down to one card, where the [`Shape`] lets hands play short, the battles
 /// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with full
 /// hands carry nothing for them (they are about 3 % of the battles with hands of 3). Where both
-/// seats play a random card under an ordered ranking, without a prize or speed, and no ending
-/// counts cards, blocks of up to 16 battles (no more than either stack holds: under two piles a
-/// block turns no pile over) go to the block loop's
-/// [`random_hands`](crate::block::random_hands) on CPUs with AVX-512, while the leader agrees with
-/// what the seats hold (a leader that is out of the game, or no leader while they hold different
-/// counts, is first settled by a battle here).
+/// seats play by one policy under an ordered ranking, without a prize or speed, no ending counts
+/// cards and no loop is looked for (a random policy or pick-up, or the leaps of a loop's replay),
+/// blocks of up to 16 battles (no
+/// more than either stack holds: under two piles a block turns no pile over) go to the block
+/// loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader
+/// agrees with what the seats hold (a leader that is out of the game, or no leader while they
+/// hold different counts, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<
@@ -1105,17 +1098,18 @@ fn pair_hands<
     } else {
         [policy_of(POLICY); 2]
     };
-    // Random hands under an ordered ranking, without a prize, speed or an ending that counts
-    // cards: blocks of battles with the block loop's vector code, where the CPU has it. (A
-    // random pick is never deterministic: no loop is looked for there. Two piles run with the
-    // policies read per run, `MIXED`.)
+    // Both seats on one policy under an ordered ranking, without a prize, speed, an ending that
+    // counts cards, or a loop to look for: blocks of battles with the block loop's vector code,
+    // where the CPU has it. (Two piles run with the policies read per run, `MIXED`; with one,
+    // `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
     let blocks = !PRIZE
-        && (POLICY == policy::RANDOM || POLICY == policy::MIXED && policies == [Policy::Random; 2])
+        && (POLICY != policy::MIXED || TWO && policies[0] == policies[1])
         && ORDERED
         && !shape.counted
+        && !shape.cycles
         && shape.speed.is_none()
         && s.vectors();
     let cap = s.cap();
@@ -1192,7 +1186,8 @@ fn pair_hands<
             #[cfg(target_arch = "x86_64")]
             let block_tie = if blocks {
                 let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
-                // (Under two piles the block's stacks do not run out: it turns no pile over.)
+                // (Under two piles no card is drawn from an empty stack inside a block: a stack
+                // its last battle empties turns its won pile over in the next battle, below.)
                 let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
                 let (m0, m1) = if TWO {
                     (wons as usize & LANE, (wons >> 16) as usize & LANE)
@@ -1226,18 +1221,30 @@ fn pair_hands<
                     };
                     // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
                     // stacks hold `k` cards; `cap` is a power of two (the seats' stretches are)
-                    // and both stretches lie in the buffer (asserted); hands of `hand ≤ 8` cards;
-                    // the lead agrees.
+                    // and both stretches lie in the buffer (asserted), each ring holding its won
+                    // pile (if any) right behind its stack; hands of `hand ≤ 8` cards; the lead
+                    // agrees.
                     let b = unsafe {
-                        crate::block::random_hands::<PICK, TWO>(
-                            buf,
-                            base,
-                            cap,
-                            hand as u32,
-                            k,
-                            &mut hr,
-                            &mut g,
-                        )
+                        macro_rules! battles {
+                            ($policy:expr) => {
+                                crate::block::hand_battles::<PICK, TWO, { $policy }>(
+                                    buf,
+                                    base,
+                                    cap,
+                                    hand as u32,
+                                    k,
+                                    &mut hr,
+                                    &mut g,
+                                )
+                            };
+                        }
+                        match (POLICY, policies[0]) {
+                            (policy::MIXED, Policy::Random) => battles!(policy::RANDOM),
+                            (policy::MIXED, Policy::Highest) => battles!(policy::HIGHEST),
+                            (policy::MIXED, Policy::Lowest) => battles!(policy::LOWEST),
+                            (policy::MIXED, Policy::Median) => battles!(policy::MEDIAN),
+                            _ => battles!(POLICY),
+                        }
                     };
                     heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
                     lens = hr.lens[0] as u64 | (hr.lens[1] as u64) << 16;
@@ -1989,16 +1996,6 @@ fn draw_up(
 fn refill(word: u64, slot: usize, top: u64) -> (u64, u64) {
     let at = 8 * slot as u32;
     ((word >> at) & 0xFF, word & !(0xFF << at) | top << at)
-}
-
-/// The policy a [`pair_hands`] run is compiled for (not `MIXED`).
-const fn policy_of(policy: u8) -> Policy {
-    match policy {
-        policy::RANDOM => Policy::Random,
-        policy::HIGHEST => Policy::Highest,
-        policy::LOWEST => Policy::Lowest,
-        _ => Policy::Median,
-    }
 }
 
 /// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte

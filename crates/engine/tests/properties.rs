@@ -512,6 +512,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("5", "median"),
             ("1", "random"),
             ("3", "random,highest,lowest,median"),
+            // Two seats left on one policy, neither of them seat 0.
+            ("3", "highest,random,random,random"),
         ] {
             let extras: [&[(&str, &str)]; 25] = [
                 &[("pickup", "shuffled")],
@@ -616,9 +618,10 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         "hand rule sets compared: {compared}; games looped {looped} ({prize_looped} with a \
          prize), capped {capped}"
     );
-    // Where the CPU has the block loop's vector code, the table loop's random hands of two
-    // seats used it, with one pile or two (the comparisons above ran it, or only the
-    // battle-by-battle loop).
+    // Where the CPU has the block loop's vector code, the table loop's hands of two seats on
+    // one policy used it, with one pile or two, where no loop is looked for (the comparisons
+    // above ran it, or only the battle-by-battle loop; with deterministic rules, the replays
+    // of a loop found may run it too).
     let classic = Rules::from_pairs([("players", "2")]).unwrap();
     let vectors = Engine::new(&classic).force_loop(HotLoop::Block);
     for pairs in [
@@ -629,8 +632,16 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("pile", "two-pile"),
             ("on_empty", "turn-over"),
         ],
+        &[("hand", "3"), ("hand_policy", "highest")],
+        &[("hand", "2"), ("hand_policy", "lowest")],
+        &[
+            ("hand", "4"),
+            ("hand_policy", "median"),
+            ("pile", "two-pile"),
+        ],
     ] {
         let random = Rules::from_pairs(pairs.iter().copied()).unwrap();
+        assert!(!random.detects_cycles(), "{random}");
         let mut engine = Engine::new(&random);
         for g in 0..20 {
             engine.play(GameSeed::new(5, 2, g));
@@ -647,7 +658,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     // Wars were played on the lanes: two seats, three with ties among some of them, with a
     // prize, and under two piles with either `on_empty` or a prize (the comparisons above are
     // where a won pile turned over, or shuffled and put back for a war given up, is checked).
-    // With and without the vector blocks of two seats' hands, whose ties are lane wars too.
+    // With and without the vector blocks of two seats' hands, whose ties are the same lane
+    // wars.
     for pairs in [
         &[("hand", "3")][..],
         &[("players", "3"), ("hand", "3"), ("hand_policy", "highest")],
@@ -662,14 +674,16 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         ],
     ] {
         let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
-        for vectors in [true, false] {
+        let lane_wars = [true, false].map(|vectors| {
             let mut engine = Engine::new(&rules);
             engine.force_vectors(vectors);
             for g in 0..20 {
                 engine.play(GameSeed::new(5, 3, g));
             }
-            assert!(engine.lane_wars() > 0, "{rules} (vectors {vectors})");
-        }
+            engine.lane_wars()
+        });
+        assert!(lane_wars[0] > 0, "{rules}");
+        assert_eq!(lane_wars[0], lane_wars[1], "{rules}");
     }
     assert!(
         looped >= 10 && capped >= 10 && prize_looped >= 5,

@@ -23,6 +23,26 @@ pub(crate) mod pick {
     pub const ASC: u8 = 5;
 }
 
+/// A hand policy as a const parameter of the loops compiled for it (two seats' hand battles):
+/// `Policy` as a constant, or `MIXED`, two seats whose policies are read once per run.
+pub(crate) mod policy {
+    pub const RANDOM: u8 = 0;
+    pub const HIGHEST: u8 = 1;
+    pub const LOWEST: u8 = 2;
+    pub const MEDIAN: u8 = 3;
+    pub const MIXED: u8 = 4;
+}
+
+/// The policy a loop is compiled for (not `MIXED`).
+pub(crate) const fn policy_of(code: u8) -> Policy {
+    match code {
+        policy::RANDOM => Policy::Random,
+        policy::HIGHEST => Policy::Highest,
+        policy::LOWEST => Policy::Lowest,
+        _ => Policy::Median,
+    }
+}
+
 /// The plain-battle pick-up order of `p`.
 pub(crate) fn pick_of(p: Pickup) -> u8 {
     match p {
@@ -270,6 +290,32 @@ impl Rules {
     }
 }
 
+/// [`Rules::choose_by`] for a deterministic `policy` under an ordered ranking (a card's strength
+/// is its value), on the first `n` slots of a hand in a word (slot `i` in byte `i`): the same
+/// slot, with the values compared in registers rather than looked up card by card.
+#[inline(always)]
+pub(crate) fn choose_ordered(policy: Policy, word: u64, n: usize) -> usize {
+    debug_assert!(policy != Policy::Random && (1..=8).contains(&n));
+    let value = |i: usize| (word >> (8 * i)) as u8;
+    let high = match policy {
+        Policy::Highest | Policy::Random => true,
+        Policy::Lowest => false,
+        Policy::Median => {
+            let below = |i: usize| (0..n).filter(|&j| (value(j), j) < (value(i), i)).count();
+            return (0..n).find(|&i| below(i) == (n - 1) / 2).unwrap_or(0);
+        }
+    };
+    let flip = if high { 0 } else { u8::MAX };
+    let (mut best, mut best_key) = (0, value(0) ^ flip);
+    for i in 1..n {
+        let k = value(i) ^ flip;
+        // Strictly better only: ties go to the lower slot (selects, as `choose_by`).
+        best = if k > best_key { i } else { best };
+        best_key = best_key.max(k);
+    }
+    best
+}
+
 /// `out.extend_from_slice(pot)` for the pots of a battle, mostly one or two cards: a copy that
 /// small is cheaper card by card than through `memcpy`.
 #[inline(always)]
@@ -339,6 +385,30 @@ fn best_by_table<const N: usize>(
 mod tests {
     use super::*;
     use crate::rng::{GameRng, GameSeed};
+
+    /// The register pick of a deterministic policy under an ordered ranking is `choose_by`'s,
+    /// for every hand size and hands with repeated values (ties go to the lower slot).
+    #[test]
+    fn ordered_picks_in_a_word_are_choose_by() {
+        let rules = Rules::from_pairs([("ranking", "aces-low")]).unwrap();
+        let mut rng = GameRng::new(GameSeed::new(3, 0, 0));
+        for round in 0..4000 {
+            let n = 1 + round % 8;
+            // Few values, so that ties are common.
+            let cards: Vec<u8> = (0..8)
+                .map(|_| rng.below(if round % 2 == 0 { 4 } else { 13 }) as u8)
+                .collect();
+            let word = u64::from_le_bytes(cards.clone().try_into().unwrap());
+            for policy in [Policy::Highest, Policy::Lowest, Policy::Median] {
+                let slot = rules.choose_by(policy, &cards[..n], &mut rng);
+                assert_eq!(
+                    choose_ordered(policy, word, n),
+                    slot,
+                    "{policy:?} {cards:?} {n}"
+                );
+            }
+        }
+    }
 
     /// Rank-ordered pick-ups equal a sort of all the pots' cards, for pots with a value held
     /// once, up to eight times (one store each) and more than eight times (several decks).
