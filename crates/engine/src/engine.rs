@@ -257,7 +257,8 @@ impl Engine {
     }
 
     /// Blocks of two seats' hand battles the table loop played with the block loop's vector
-    /// code since this engine was made (tests and `bench --portable` check the switch above).
+    /// code since this engine was made (counted again where loop detection replays a stretch;
+    /// tests and `bench --portable` check the switch above).
     #[doc(hidden)]
     pub fn hand_blocks(&self) -> u64 {
         self.seats.hand_blocks()

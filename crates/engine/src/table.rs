@@ -22,7 +22,7 @@ use crate::observe::Quiet;
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{
-    Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of, policy, policy_of,
+    Compare, OnEmpty, Pickup, Policy, Rules, Stake, pick, pick_of, policy, policy_code, policy_of,
 };
 use crate::seats::{Seats, shuffle_pile};
 use crate::state::{End, Holdings, MAX_PLAYERS, Scratch, Tally, bit, seats};
@@ -1068,7 +1068,8 @@ fn leading_lane<const M: usize>(leader: u8, totals: u64, seat: &[usize; MAX_PLAY
 /// until both supplies are back are [`short_run`]'s, out of the loop, so the battles with full
 /// hands carry nothing for them (they are about 3 % of the battles with hands of 3). Where both
 /// seats play by one policy under an ordered ranking, without a prize or speed, no ending counts
-/// cards and no loop is looked for (a random policy or pick-up, or the leaps of a loop's replay),
+/// cards and no loop is looked for (a random policy or pick-up, shuffled won piles, or the leaps
+/// of a loop's replay),
 /// blocks of up to 16 battles (no
 /// more than either stack holds: under two piles a block turns no pile over) go to the block
 /// loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader
@@ -1238,12 +1239,17 @@ fn pair_hands<
                                 )
                             };
                         }
-                        match (POLICY, policies[0]) {
-                            (policy::MIXED, Policy::Random) => battles!(policy::RANDOM),
-                            (policy::MIXED, Policy::Highest) => battles!(policy::HIGHEST),
-                            (policy::MIXED, Policy::Lowest) => battles!(policy::LOWEST),
-                            (policy::MIXED, Policy::Median) => battles!(policy::MEDIAN),
-                            _ => battles!(POLICY),
+                        // (Under `MIXED`, both seats' policy, read per run.)
+                        let code = if POLICY == policy::MIXED {
+                            policy_code(policies[0])
+                        } else {
+                            POLICY
+                        };
+                        match code {
+                            policy::RANDOM => battles!(policy::RANDOM),
+                            policy::HIGHEST => battles!(policy::HIGHEST),
+                            policy::LOWEST => battles!(policy::LOWEST),
+                            _ => battles!(policy::MEDIAN),
                         }
                     };
                     heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;

@@ -290,15 +290,27 @@ impl Rules {
     }
 }
 
+/// The code of a policy (the inverse of [`policy_of`]).
+pub(crate) const fn policy_code(p: Policy) -> u8 {
+    match p {
+        Policy::Random => policy::RANDOM,
+        Policy::Highest => policy::HIGHEST,
+        Policy::Lowest => policy::LOWEST,
+        Policy::Median => policy::MEDIAN,
+    }
+}
+
 /// [`Rules::choose_by`] for a deterministic `policy` under an ordered ranking (a card's strength
 /// is its value), on the first `n` slots of a hand in a word (slot `i` in byte `i`): the same
 /// slot, with the values compared in registers rather than looked up card by card.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the vector blocks' only
 #[inline(always)]
 pub(crate) fn choose_ordered(policy: Policy, word: u64, n: usize) -> usize {
     debug_assert!(policy != Policy::Random && (1..=8).contains(&n));
     let value = |i: usize| (word >> (8 * i)) as u8;
     let high = match policy {
-        Policy::Highest | Policy::Random => true,
+        Policy::Highest => true,
+        Policy::Random => unreachable!("a random pick is drawn"),
         Policy::Lowest => false,
         Policy::Median => {
             let below = |i: usize| (0..n).filter(|&j| (value(j), j) < (value(i), i)).count();
@@ -390,23 +402,37 @@ mod tests {
     /// for every hand size and hands with repeated values (ties go to the lower slot).
     #[test]
     fn ordered_picks_in_a_word_are_choose_by() {
-        let rules = Rules::from_pairs([("ranking", "aces-low")]).unwrap();
         let mut rng = GameRng::new(GameSeed::new(3, 0, 0));
-        for round in 0..4000 {
-            let n = 1 + round % 8;
-            // Few values, so that ties are common.
-            let cards: Vec<u8> = (0..8)
-                .map(|_| rng.below(if round % 2 == 0 { 4 } else { 13 }) as u8)
-                .collect();
-            let word = u64::from_le_bytes(cards.clone().try_into().unwrap());
-            for policy in [Policy::Highest, Policy::Lowest, Policy::Median] {
-                let slot = rules.choose_by(policy, &cards[..n], &mut rng);
-                assert_eq!(
-                    choose_ordered(policy, word, n),
-                    slot,
-                    "{policy:?} {cards:?} {n}"
-                );
+        for (pairs, values) in [
+            (&[("ranking", "aces-low")][..], 13u32),
+            (&[("ranking", "low-wins"), ("deck", "jokers54")], 14),
+            (&[("deck", "custom"), ("ranks", "250"), ("suits", "1")], 250),
+        ] {
+            let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+            assert!(matches!(rules.compare, Compare::Ordered));
+            // `choose_ordered` compares the values themselves: a card's strength is its value.
+            assert!(
+                (0..values as usize).all(|v| rules.strength[v] == v as u16),
+                "{rules}"
+            );
+            for round in 0..4000 {
+                picks_agree(&rules, values, round, &mut rng);
             }
+        }
+    }
+
+    /// One hand of `n = 1 + round % 8` slots (values below `values`) picked both ways.
+    fn picks_agree(rules: &Rules, values: u32, round: usize, rng: &mut GameRng) {
+        let n = 1 + round % 8;
+        // Few values half the time, so that ties are common.
+        let cards: Vec<u8> = (0..8)
+            .map(|_| rng.below(if round.is_multiple_of(2) { 4 } else { values }) as u8)
+            .collect();
+        let word = u64::from_le_bytes(cards.clone().try_into().unwrap());
+        for policy in [Policy::Highest, Policy::Lowest, Policy::Median] {
+            let slot = rules.choose_by(policy, &cards[..n], rng);
+            let ordered = choose_ordered(policy, word, n);
+            assert_eq!(ordered, slot, "{policy:?} {cards:?} {n}");
         }
     }
 

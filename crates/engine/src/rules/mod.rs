@@ -13,7 +13,7 @@ use std::fmt;
 
 use crate::cards::{CardSet, DeckKind};
 
-pub(crate) use decide::{Stake, choose_ordered, pick, pick_of, policy, policy_of};
+pub(crate) use decide::{Stake, choose_ordered, pick, pick_of, policy, policy_code, policy_of};
 pub use options::{
     ChainedWar, DEFAULT_SAFETY_CAP, Deck, OPTIONS, OnEmpty, Pickup, Pile, Policy, Ranking,
     RuleOptions, SAMPLE_VALUES, ShortWar, WarDown,
