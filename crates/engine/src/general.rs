@@ -274,10 +274,7 @@ pub(crate) fn fight<H: Holdings, O: Observer, D: Draws>(
         depth += 1;
         tally.wars += 1;
         if r.cause_to_loser && depth == 1 {
-            for p in seats(best) {
-                let up = t.pots[p].len().checked_sub(1);
-                t.set_cause_apart(p, up.expect("a tied player has a face-up card"));
-            }
+            t.set_causes_apart(best);
         }
         contenders = best;
         // The lowest tied seat's card decides the war's size.

@@ -413,6 +413,15 @@ impl Scratch {
         self.cause[p].push(cause);
     }
 
+    /// [`set_cause_apart`](Self::set_cause_apart) for each seat of `tied` (a mask) as the first
+    /// war begins, its tied card the last in its pot.
+    pub fn set_causes_apart(&mut self, tied: u8) {
+        for p in seats(tied) {
+            let up = self.pots[p].len().checked_sub(1);
+            self.set_cause_apart(p, up.expect("a tied seat has a face-up card"));
+        }
+    }
+
     /// Puts the pots (with `taker` as the one who picks them up) into `order` in the pick-up
     /// order; `cause` picks up the war's cause instead.
     pub fn order_pots<D: Draws>(&mut self, r: &Rules, taker: usize, cause: bool, rng: &mut D) {

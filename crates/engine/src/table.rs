@@ -1069,12 +1069,11 @@ fn leading_lane<const M: usize>(leader: u8, totals: u64, seat: &[usize; MAX_PLAY
 /// hands carry nothing for them (they are about 3 % of the battles with hands of 3). Where both
 /// seats play by one policy under an ordered ranking, without a prize or speed, no ending counts
 /// cards and no loop is looked for (a random policy or pick-up, shuffled won piles, or the leaps
-/// of a loop's replay),
-/// blocks of up to 16 battles (no
-/// more than either stack holds: under two piles a block turns no pile over) go to the block
-/// loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader
-/// agrees with what the seats hold (a leader that is out of the game, or no leader while they
-/// hold different counts, is first settled by a battle here).
+/// of a loop's replay), blocks of up to 16 battles (no more than either stack holds: under two
+/// piles a block turns no pile over) go to the block loop's
+/// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees
+/// with what the seats hold (a leader that is out of the game, or no leader while they hold
+/// different counts, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 fn pair_hands<
@@ -2480,10 +2479,7 @@ fn hand_war<const N: usize, const PRIZE: bool>(
         depth += 1;
         tally.wars += 1;
         if r.cause_to_loser && depth == 1 {
-            for p in seats(contenders) {
-                let up = t.pots[p].len().checked_sub(1);
-                t.set_cause_apart(p, up.expect("a tied seat's face-up card"));
-            }
+            t.set_causes_apart(contenders);
         }
         for p in seats(contenders) {
             for _ in 0..n {

@@ -43,6 +43,16 @@ pub(crate) const fn policy_of(code: u8) -> Policy {
     }
 }
 
+/// The code of a policy (the inverse of [`policy_of`]).
+pub(crate) const fn policy_code(p: Policy) -> u8 {
+    match p {
+        Policy::Random => policy::RANDOM,
+        Policy::Highest => policy::HIGHEST,
+        Policy::Lowest => policy::LOWEST,
+        Policy::Median => policy::MEDIAN,
+    }
+}
+
 /// The plain-battle pick-up order of `p`.
 pub(crate) fn pick_of(p: Pickup) -> u8 {
     match p {
@@ -287,16 +297,6 @@ impl Rules {
             best_key = best_key.max(k);
         }
         best
-    }
-}
-
-/// The code of a policy (the inverse of [`policy_of`]).
-pub(crate) const fn policy_code(p: Policy) -> u8 {
-    match p {
-        Policy::Random => policy::RANDOM,
-        Policy::Highest => policy::HIGHEST,
-        Policy::Lowest => policy::LOWEST,
-        Policy::Median => policy::MEDIAN,
     }
 }
 
