@@ -147,6 +147,34 @@ enum Stop {
     Look,
 }
 
+impl Stop {
+    /// The tie of a run's lanes `best` (a mask of lanes; lane `i` is seat `seat[i]`), with the
+    /// prizes `prs` (0 without) and face-up cards `ups` of its `M` lanes (lane `i`'s in byte
+    /// `i`), handed to the table's tie by seat.
+    fn tie<const M: usize>(seat: &[usize; MAX_PLAYERS], best: u8, prs: u64, ups: u64) -> Stop {
+        Stop::Tie {
+            tied: seat_mask::<M>(seat, best),
+            prize: by_seat::<M>(seat, prs),
+            up: by_seat::<M>(seat, ups),
+        }
+    }
+}
+
+/// A mask of a run's `M` lanes (lane `i` is seat `seat[i]`) as a mask of seats.
+fn seat_mask<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u8) -> u8 {
+    (0..M).fold(0, |m, i| m | (lanes >> i & 1) << seat[i])
+}
+
+/// The bytes of a run's `M` lanes (lane `i`'s in byte `i` of `lanes`; lane `i` is seat
+/// `seat[i]`) by seat, 0 for a seat not in the run.
+fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_PLAYERS] {
+    let mut bytes = [0; MAX_PLAYERS];
+    for (i, &p) in seat.iter().enumerate().take(M) {
+        bytes[p] = (lanes >> (8 * i)) as u8;
+    }
+    bytes
+}
+
 /// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from
 /// it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize
 /// where there is one); under two piles, a stack that runs out turning its won pile over in the
@@ -903,14 +931,7 @@ fn plain_run<
                     None
                 };
                 let Some(war) = war else {
-                    let (mut tied, mut prize, mut up) =
-                        (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-                    for (i, &p) in seat.iter().enumerate().take(M) {
-                        tied |= ((best >> i) & 1) << p;
-                        prize[p] = (prs >> (8 * i)) as u8;
-                        up[p] = (ups >> (8 * i)) as u8;
-                    }
-                    break Stop::Tie { tied, prize, up };
+                    break Stop::tie::<M>(seat, best, prs, ups);
                 };
                 (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
                 *rng = war.rng;
@@ -1366,8 +1387,8 @@ fn pair_hands<
             if best == 0b11 {
                 // The war between the two is played here where both can play it in full; a war
                 // that cannot is `hand_war`'s, from its start.
+                let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
                 let war = if shape.lane_wars {
-                    let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
                     let lanes = (heads, lens, wons, words);
                     // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
                     unsafe {
@@ -1390,18 +1411,7 @@ fn pair_hands<
                     None
                 };
                 let Some(war) = war else {
-                    let (mut prize, mut up) = ([0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-                    if PRIZE {
-                        prize[seat[0]] = top0 as u8;
-                        prize[seat[1]] = top1 as u8;
-                    }
-                    up[seat[0]] = ups as u8;
-                    up[seat[1]] = (ups >> 8) as u8;
-                    break Stop::Tie {
-                        tied: 1 << seat[0] | 1 << seat[1],
-                        prize,
-                        up,
-                    };
+                    break Stop::tie::<2>(seat, 0b11, prs, ups);
                 };
                 (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
                 g = war.rng;
@@ -1682,19 +1692,14 @@ unsafe fn short_run<
             best
         };
         if best & (best - 1) != 0 {
-            let (mut tied, mut up, mut prize) = (0u8, [0u8; MAX_PLAYERS], [0u8; MAX_PLAYERS]);
-            // (`given`: the seats that gave a prize.)
-            let mut given = 0u8;
-            for (i, &q) in seat.iter().enumerate().take(M) {
-                tied |= (best >> i & 1) << q;
-                given |= (prized >> i & 1) << q;
-                up[q] = (ups >> (8 * i)) as u8;
-                prize[q] = (prs >> (8 * i)) as u8;
-            }
             return Some(if PRIZE && prized.count_ones() < M as u32 {
-                Stop::Bare { given, prize, up }
+                Stop::Bare {
+                    given: seat_mask::<M>(seat, prized),
+                    prize: by_seat::<M>(seat, prs),
+                    up: by_seat::<M>(seat, ups),
+                }
             } else {
-                Stop::Tie { tied, prize, up }
+                Stop::tie::<M>(seat, best, prs, ups)
             });
         }
         // The best card's lane: `best` has one bit set, none above the `M` lanes.
