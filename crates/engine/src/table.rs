@@ -149,8 +149,8 @@ enum Stop {
 
 impl Stop {
     /// The tie of a run's lanes `best` (a mask of lanes; lane `i` is seat `seat[i]`), with the
-    /// prizes `prs` (0 without) and face-up cards `ups` of its `M` lanes (lane `i`'s in byte
-    /// `i`), handed to the table's tie by seat.
+    /// prizes `prs` (0 without a prize) and face-up cards `ups` of its `M` lanes (lane `i`'s in
+    /// byte `i`), handed to the table's tie by seat.
     fn tie<const M: usize>(seat: &[usize; MAX_PLAYERS], best: u8, prs: u64, ups: u64) -> Stop {
         Stop::Tie {
             tied: seat_mask::<M>(seat, best),
@@ -162,7 +162,8 @@ impl Stop {
 
 /// A mask of a run's `M` lanes (lane `i` is seat `seat[i]`) as a mask of seats.
 fn seat_mask<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u8) -> u8 {
-    (0..M).fold(0, |m, i| m | (lanes >> i & 1) << seat[i])
+    let seats = seat.iter().enumerate().take(M);
+    seats.fold(0, |m, (i, &p)| m | (lanes >> i & 1) << p)
 }
 
 /// The bytes of a run's `M` lanes (lane `i`'s in byte `i` of `lanes`; lane `i` is seat
