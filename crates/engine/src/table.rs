@@ -751,6 +751,8 @@ fn plain_run<
     let base: [usize; M] = std::array::from_fn(|i| seat[i] * cap);
     // Every lane's stretch lies in the buffer: the reads and the store below stay inside it.
     assert!(base.iter().all(|&b| b + cap <= buf.len()));
+    // The trail too, once here rather than at every battle's note.
+    assert!(!shape.cycles || trail.len() == TRAIL);
     // Lane `i`'s seat in byte `i`, read without a load.
     let seat_bytes = (0..M).fold(0u32, |v, i| v | (seat[i] as u32) << (8 * i));
     let Run {
@@ -780,6 +782,25 @@ fn plain_run<
     // The leader's lane once it is known to be among the seats holding the most cards (then
     // `leader` is not kept up to date), `M` until then.
     let mut lead = leading_lane::<M>(leader, lens + wons, seat);
+    // Brent's count: with `cycles` each battle's steps raise `lam` by one, and the run stops to
+    // look where it reaches `power`. Rather than count, the run keeps `lam`'s offset from
+    // `battles` (`lam = lam_at + battles` once a battle's steps are done) and stops at the
+    // battle where `lam` reaches `power` or at the cap, whichever comes first (`look_at`): one
+    // compare a battle for both.
+    let looks = |battles: u64, lam: u64| {
+        // (`ring` resets `lam` where it reaches `power`, and `short_run` stops there.)
+        debug_assert!(!shape.cycles || lam < power);
+        let brent = if shape.cycles {
+            battles + (power - lam)
+        } else {
+            u64::MAX
+        };
+        (lam.wrapping_sub(battles), brent.min(shape.cap))
+    };
+    let (mut lam_at, mut look_at) = looks(battles, lam);
+    // Battles counted whose steps are not done when the run stops (a tie or a seat out stops
+    // it before them): `lam` is worked out once, after the run.
+    let mut ahead = 0;
     // Hands are short only while a supply is out (which `short_run` plays first).
     debug_assert!(
         !HANDS
@@ -797,6 +818,10 @@ fn plain_run<
             if lead < M {
                 leader = seat[lead] as u8;
             }
+            if $tail && shape.cycles {
+                // (This battle's steps are `short_run`'s.)
+                lam = lam_at.wrapping_add(battles - 1);
+            }
             let mut p = Short { $($field,)* held: run.held, bare: 0, rng: rng.clone() };
             let brent = (power, tort, tort_tops);
             // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of two.
@@ -812,6 +837,7 @@ fn plain_run<
                 run.bare += bare;
             }
             lead = leading_lane::<M>(leader, lens + wons, seat);
+            (lam_at, look_at) = looks(battles, lam);
             stop
         }};
     }
@@ -932,6 +958,7 @@ fn plain_run<
                     None
                 };
                 let Some(war) = war else {
+                    ahead = 1;
                     break Stop::tie::<M>(seat, best, prs, ups);
                 };
                 (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
@@ -979,6 +1006,7 @@ fn plain_run<
                 // With hands, a seat out of its supply plays on short hands where it may, this
                 // battle's steps after it included.
                 if !(HANDS && shape.short_hands) {
+                    ahead = 1;
                     break Stop::Check(seat[w]);
                 }
                 match short!(true) {
@@ -1034,17 +1062,22 @@ fn plain_run<
             });
             if shape.cycles {
                 // The replay's hint (`ring`'s `trail_byte`): lane 0's count.
-                trail[battles as usize % TRAIL] = lens as u8;
-                lam += 1;
-                if lam == power || lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
+                // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
+                unsafe { *trail.get_unchecked_mut(battles as usize % TRAIL) = lens as u8 };
+                if lens == tort && tops::<M>(buf, &base, heads, mask) == tort_tops {
                     break Stop::Look;
                 }
             }
-            if battles >= shape.cap {
+            if battles >= look_at {
                 break Stop::Look;
             }
         }
     };
+    if shape.cycles {
+        // (Through `black_box`, else the compiler keeps `lam_at + battles` as a second count
+        // in memory through the loop.)
+        lam = lam_at.wrapping_add(std::hint::black_box(battles) - ahead);
+    }
     hands[..M].copy_from_slice(&words);
     *rng_out = g;
     if lead < M {
@@ -1609,6 +1642,8 @@ unsafe fn short_run<
         shape.short_hands,
         "short hands only where the shape lets them"
     );
+    // The trail's length, once here rather than at every battle's note.
+    assert!(!shape.cycles || trail.len() == TRAIL);
     let (hand, mask) = (r.hand as u64, cap - 1);
     let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
     let wrap = ones * mask as u64;
@@ -1624,7 +1659,8 @@ unsafe fn short_run<
                 p.leader = now;
             }
             if shape.cycles {
-                trail[p.battles as usize % TRAIL] = p.lens as u8;
+                // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
+                unsafe { *trail.get_unchecked_mut(p.battles as usize % TRAIL) = p.lens as u8 };
                 p.lam += 1;
                 let supply = p.lens + p.wons;
                 if p.lam == power
