@@ -788,8 +788,9 @@ fn plain_run<
     // battle where `lam` reaches `power` or at the cap, whichever comes first (`look_at`): one
     // compare a battle for both.
     let looks = |battles: u64, lam: u64| {
-        // (`ring` resets `lam` where it reaches `power`, and `short_run` stops there.)
-        debug_assert!(!shape.cycles || lam < power);
+        // (`ring` resets `lam` where it reaches `power`, and `short_run` stops there: never
+        // past it.)
+        debug_assert!(!shape.cycles || lam <= power);
         let brent = if shape.cycles {
             battles + (power - lam)
         } else {
