@@ -1643,8 +1643,6 @@ unsafe fn short_run<
         shape.short_hands,
         "short hands only where the shape lets them"
     );
-    // The trail's length, once here rather than at every battle's note.
-    assert!(!shape.cycles || trail.len() == TRAIL);
     let (hand, mask) = (r.hand as u64, cap - 1);
     let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
     let wrap = ones * mask as u64;
@@ -1660,8 +1658,7 @@ unsafe fn short_run<
                 p.leader = now;
             }
             if shape.cycles {
-                // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
-                unsafe { *trail.get_unchecked_mut(p.battles as usize % TRAIL) = p.lens as u8 };
+                trail[p.battles as usize % TRAIL] = p.lens as u8;
                 p.lam += 1;
                 let supply = p.lens + p.wons;
                 if p.lam == power
