@@ -1,0 +1,196 @@
+//! Wars of seats with hands, played on a run's lanes where every tied seat can play them in
+//! full: [`lane_war`].
+
+use super::LANE;
+use super::lanes::{best_among, refill, turn_over_lane};
+use crate::rng::GameRng;
+use crate::rules::{Policy, Rules};
+
+/// A war that a run with hands hands over, as [`lane_war`] played it: the lane that won, the
+/// lanes and hands after, the generator, the wars played and the cards they turned.
+pub(super) struct LaneWar<const M: usize> {
+    pub(super) winner: usize,
+    pub(super) heads: u64,
+    pub(super) lens: u64,
+    pub(super) wons: u64,
+    pub(super) words: [u64; M],
+    pub(super) rng: GameRng,
+    pub(super) depth: u32,
+    pub(super) cards: u64,
+    /// Won piles shuffled into a stack in the war.
+    pub(super) shuffled: u64,
+}
+
+/// The war after a tie among the lanes `tied` (a mask of lanes) of a run of `M` seats with hands
+/// ([`pair_hands`](super::pair::pair_hands), [`plain_run`](super::plain::plain_run); the prizes
+/// `prs` under the face-up cards `ups` with `PRIZE`, lane `i`'s in byte `i`), played as
+/// [`hand_war`](super::stepwise::hand_war) plays it: each round, each tied lane in turn puts its
+/// `n` cards face down from its stack and plays a card from its hand by its policy, the slot
+/// refilled from its stack, until one lane's card is best; the winner picks up every pot by
+/// [`Rules::order_pickup`] behind everything it holds (under its stack, or with `TWO` piles onto
+/// its won pile). With `TWO` piles a stack that runs out turns its won pile over where the general
+/// draw does (a face-down card, or the refill after the pick). The lanes, hands and generator come
+/// in by value and go back in the result, and a won pile shuffled in the war is saved first, so a
+/// war given up leaves the run's position untouched: `None`, and
+/// [`hand_war`](super::stepwise::hand_war) plays it from the start. A war is given up where a tied
+/// lane's stack (with its won pile under two piles) holds no more cards than the round puts face
+/// down (it could not refill its hand after them, or a short war rule decides), where it would
+/// shuffle a pile of more than 128 cards, or where the pots outgrow their room.
+///
+/// # Safety
+///
+/// Every stretch `base[i] .. base[i] + cap` lies in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(never)]
+pub(super) unsafe fn lane_war<
+    const M: usize,
+    const PRIZE: bool,
+    const TWO: bool,
+    const ORDERED: bool,
+>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; M],
+    cap: usize,
+    (mut heads, mut lens, mut wons, mut words): (u64, u64, u64, [u64; M]),
+    mut g: GameRng,
+    policies: [Policy; M],
+    shuffles: bool,
+    tied: u8,
+    prs: u64,
+    mut ups: u64,
+    order: &mut Vec<u8>,
+) -> Option<LaneWar<M>> {
+    // `pair_war`'s room: a longer war is the general rounds'.
+    const ROOM: usize = 64;
+    let mask = cap - 1;
+    let lane = |x: u64, i: usize| (x >> (16 * i)) as usize & LANE;
+    // SAFETY: every position is masked into a stretch that lies in `buf` (the caller's word).
+    let card =
+        |buf: &[u8], i: usize, pos: usize| unsafe { *buf.get_unchecked(base[i] + (pos & mask)) };
+    let hand = r.hand;
+    let mut pots = [[0u8; ROOM]; M];
+    // Every pot starts with its prize and face-up card; the pots of the lanes still in the
+    // war grow alike, to `len`, and a lane out of it keeps the pot it had (`pot_lens`).
+    let first = 1 + usize::from(PRIZE);
+    for (i, pot) in pots.iter_mut().enumerate() {
+        if PRIZE {
+            pot[0] = (prs >> (8 * i)) as u8;
+        }
+        pot[first - 1] = (ups >> (8 * i)) as u8;
+    }
+    let mut pot_lens = [first; M];
+    let (mut contenders, mut len, mut depth, mut cards) = (tied, first, 0u32, 0u64);
+    let wrap = (0..M).fold(0u64, |v, i| v | (mask as u64) << (16 * i));
+    // Under `on_empty = shuffle`, each won pile the war shuffled (a lane's at most once: its
+    // war adds nothing to it), as it was: where it started in the ring and its cards, up to
+    // `SAVED` of them (a longer one gives the war up instead).
+    const SAVED: usize = 128;
+    let (mut saved, mut starts, mut saved_lanes) = ([[0u8; SAVED]; M], [0usize; M], 0u8);
+    let mut shuffled = 0u64;
+    // Puts the piles back: `shuffle_pile` shuffled each where it lay, or a pile that wrapped
+    // round the ring after turning the stretch left to put it first.
+    let restore = |buf: &mut [u8], saved: &[[u8; SAVED]; M], starts: &[usize; M], lanes: u8| {
+        for i in (0..M).filter(|&i| lanes >> i & 1 != 0) {
+            let (start, len) = (starts[i] & mask, starts[i] >> 16);
+            let stretch = &mut buf[base[i]..base[i] + cap];
+            if start + len <= cap {
+                stretch[start..start + len].copy_from_slice(&saved[i][..len]);
+            } else {
+                stretch[..len].copy_from_slice(&saved[i][..len]);
+                stretch.rotate_right(start);
+            }
+        }
+    };
+    let winner = loop {
+        let lead = contenders.trailing_zeros() as usize;
+        let n = r.war_size(depth + 1, (ups >> (8 * lead)) as u8);
+        // Under two piles the won pile counts: it is turned over where the stack runs out.
+        let supply = |i: usize| lane(lens, i) + if TWO { lane(wons, i) } else { 0 };
+        let short = (0..M).any(|i| contenders >> i & 1 != 0 && supply(i) <= n);
+        if short || len + n + 1 > ROOM {
+            restore(buf, &saved, &starts, saved_lanes);
+            return None;
+        }
+        depth += 1;
+        cards += u64::from(contenders.count_ones()) * (n as u64 + 1);
+        for (i, pot) in pots.iter_mut().enumerate() {
+            if contenders >> i & 1 == 0 {
+                continue;
+            }
+            // Card by card, under two piles the stack turning its won pile over where it runs
+            // out (as the general draw does; the refill's after the pick). A pile shuffled in
+            // place is saved first, for a war given up later to leave the buffer as it was; a
+            // war that would shuffle a pile it cannot save is given up. (With one pile the
+            // stack holds the round: `supply`.)
+            macro_rules! turn_over {
+                () => {
+                    if TWO && lane(lens, i) == 0 {
+                        if shuffles {
+                            let (start, len) = (lane(heads, i), lane(wons, i));
+                            if len > SAVED {
+                                restore(buf, &saved, &starts, saved_lanes);
+                                return None;
+                            }
+                            for (k, c) in saved[i][..len].iter_mut().enumerate() {
+                                *c = card(buf, i, start + k);
+                            }
+                            starts[i] = start | len << 16;
+                            saved_lanes |= 1 << i;
+                        }
+                        let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                        shuffled += turn_over_lane(buf, base[i], cap, i, h, l, w, shuffles, &mut g);
+                    }
+                };
+            }
+            // The stack's top card, taken.
+            macro_rules! take {
+                () => {{
+                    let c = card(buf, i, lane(heads, i));
+                    heads = (heads + (1 << (16 * i))) & wrap;
+                    lens -= 1 << (16 * i);
+                    c
+                }};
+            }
+            for j in 0..n {
+                turn_over!();
+                pot[len + j] = take!();
+            }
+            let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+            turn_over!();
+            let fill = take!();
+            let up;
+            (up, words[i]) = refill(words[i], slot, u64::from(fill));
+            pot[len + n] = up as u8;
+            pot_lens[i] = len + n + 1;
+            let sh = 8 * i as u32;
+            ups = ups & !(0xFF << sh) | up << sh;
+        }
+        len += n + 1;
+        let best = best_among::<M, ORDERED>(r, ups, contenders);
+        if best & (best - 1) == 0 {
+            break best.trailing_zeros() as usize;
+        }
+        contenders = best;
+    };
+    let refs: [&[u8]; M] = std::array::from_fn(|i| &pots[i][..pot_lens[i]]);
+    r.order_pickup(winner, &refs, order, &mut g);
+    let at = lane(heads, winner) + lane(lens, winner) + lane(wons, winner);
+    for (k, &c) in order.iter().enumerate() {
+        // SAFETY: as `card`'s.
+        unsafe { *buf.get_unchecked_mut(base[winner] + ((at + k) & mask)) = c };
+    }
+    let grown = if TWO { &mut wons } else { &mut lens };
+    *grown += (order.len() as u64) << (16 * winner);
+    Some(LaneWar {
+        winner,
+        heads,
+        lens,
+        wons,
+        words,
+        rng: g,
+        depth,
+        cards,
+        shuffled,
+    })
+}

@@ -1,0 +1,721 @@
+//! The table loop: every rule set the two-seat loop does not play (3–4 players; hands), on
+//! the compact [`Seats`] layout.
+//!
+//! A battle whose opening is a prize (where the rules have one) from the top of each stack and
+//! a face-up card from there or from each hand, is played here in `N` fixed steps for `N` seats:
+//! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
+//! tables (two piles included) run as the [`ring`], battle after battle on lanes in registers
+//! ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's loop detection inline
+//! where the rules are deterministic. A tie is a war on the rings ([`tie`]), or with hands a war
+//! that plays each face-up card from the hand: in the run, on the lanes, where every tied seat
+//! can play it in full ([`lane_war`](lane_war::lane_war)), else
+//! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars); short
+//! stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same seats,
+//! but for seats with hands (without an ending that counts cards), whose hands play down and
+//! grow back in [`short_run`](short::short_run) once a seat's supply is out (with a prize, down
+//! to one card). Once two seats are left, the engine may take the game over for the two-seat
+//! loops ([`Played::LastTwo`]).
+//!
+//! This module is the ring and what it hands to the runs; the runs are
+//! [`plain`](mod@plain) and [`pair`], with [`short`] and [`lane_war`] for what they hand out
+//! of their loops and [`lanes`] for the kernels they share; [`stepwise`] is the table battle,
+//! battle by battle.
+
+use crate::cycle::{self, Position, Saves, TRAIL};
+use crate::general;
+use crate::observe::Quiet;
+use crate::record::{EndReason, GameRecord};
+use crate::rng::GameRng;
+use crate::rules::{Compare, OnEmpty, Pickup, Policy, Rules, pick, pick_of, policy};
+use crate::seats::Seats;
+use crate::state::{End, MAX_PLAYERS, Scratch, Tally, bit, seats};
+
+/// `f::<N, PRIZE, HANDS>(args)` for the rules' number of players, prize and hands.
+macro_rules! shaped {
+    ($r:expr, $f:ident($($arg:expr),*)) => {
+        match ($r.players, $r.prize, $r.hand > 0) {
+            (2, false, false) => $f::<2, false, false>($($arg),*),
+            (3, false, false) => $f::<3, false, false>($($arg),*),
+            (_, false, false) => $f::<4, false, false>($($arg),*),
+            (2, true, false) => $f::<2, true, false>($($arg),*),
+            (3, true, false) => $f::<3, true, false>($($arg),*),
+            (_, true, false) => $f::<4, true, false>($($arg),*),
+            (2, false, true) => $f::<2, false, true>($($arg),*),
+            (3, false, true) => $f::<3, false, true>($($arg),*),
+            (_, false, true) => $f::<4, false, true>($($arg),*),
+            (2, true, true) => $f::<2, true, true>($($arg),*),
+            (3, true, true) => $f::<3, true, true>($($arg),*),
+            (_, true, true) => $f::<4, true, true>($($arg),*),
+        }
+    };
+}
+
+mod lane_war;
+mod lanes;
+mod pair;
+mod plain;
+mod short;
+mod stepwise;
+
+use pair::pair_hands;
+use plain::plain_run;
+pub(crate) use stepwise::step;
+use stepwise::{battle, counts_cards, plain, plain_step, tie};
+
+/// How the table loop left a game.
+pub(crate) enum Played {
+    /// Played to its end.
+    Over(GameRecord),
+    /// Only two seats are left, after the battles of the tally (whose leader, if any, is one
+    /// of them): the rest of the game is a 2-player game from the seats as they stand
+    /// ([`Rules::last_two`]), for the two-seat loops. Only where the caller asked for it.
+    LastTwo(Tally),
+}
+
+/// Plays a dealt game to its end, as [`general::run`] does; or, with `last_two`, until only
+/// two seats are left (see [`Played::LastTwo`]).
+pub(crate) fn run(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    saves: &mut Saves<Seats>,
+    tally: Tally,
+    rng: &mut GameRng,
+    last_two: bool,
+) -> Played {
+    if !plain(r) {
+        return Played::Over(general::run(r, t, s, saves, tally, rng, &mut Quiet));
+    }
+    shaped!(r, run_with(r, t, s, saves, tally, rng, last_two))
+}
+
+fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    saves: &mut Saves<Seats>,
+    tally: Tally,
+    rng: &mut GameRng,
+    last_two: bool,
+) -> Played {
+    let cap = r.safety_cap.unwrap_or(u64::MAX);
+    // Two piles are on the ring too (`plain` leaves out `on_empty = lose`): a stack that runs
+    // out turns its won pile over in the run.
+    if s.cap() <= LANES_RING {
+        // Hands stay at the table to the end: the two-seat loops have none.
+        let last_two = last_two && !HANDS;
+        return ring::<N, PRIZE, HANDS>(r, t, s, saves, tally, rng, cap, last_two);
+    }
+    let mut step = plain_step::<N, PRIZE, HANDS>(r, t, rng);
+    let cycles = r.detects_cycles();
+    if !last_two {
+        return Played::Over(cycle::play_out(s, saves, tally, cap, cycles, &mut step));
+    }
+    let mut open = true;
+    let hand_off = |s: &Seats, tally: &Tally| hand_over(r, s, tally, &mut open);
+    match cycle::play_until(s, saves, tally, cap, cycles, &mut step, hand_off) {
+        Ok(record) => Played::Over(record),
+        Err(tally) => Played::LastTwo(tally),
+    }
+}
+
+/// Whether a game goes to the two-seat loops ([`Played::LastTwo`]) now: at the first position
+/// with two seats left (`open` until then) and only there, since a loop may run through any
+/// later one, where Brent's detection in the two-seat loops would find it late. There, if the
+/// leader, if any, is one of the two (one that is out would not fit the two-seat loops' margin;
+/// it cannot be, as the two left cannot tie after the battle that put the third out) and,
+/// under `speed`, seat 0 is one of them (without it nobody grabs, which the rules for two do
+/// not say). Otherwise the game stays here to its end.
+fn hand_over(r: &Rules, s: &Seats, tally: &Tally, open: &mut bool) -> bool {
+    if !*open || s.in_game.count_ones() != 2 {
+        return false;
+    }
+    *open = false;
+    tally
+        .leader
+        .is_none_or(|l| s.in_game & bit(usize::from(l)) != 0)
+        && (r.speed.is_none() || s.in_game & 1 != 0)
+}
+
+/// How the run of plain battles of [`ring`] stopped.
+enum Stop {
+    /// The face-up cards `up` (seat `p`'s in byte `p`) tie among the seats of the mask; the
+    /// prizes under them, where the rules have one, are `prize`.
+    Tie {
+        tied: u8,
+        prize: [u8; MAX_PLAYERS],
+        up: [u8; MAX_PLAYERS],
+    },
+    /// A tie in a battle of short hands ([`short_run`](short::short_run)) where a seat gave no
+    /// prize (its supply was out): the face-up cards `up`, the prizes `prize` of the seats in
+    /// `given`. The general contest plays it, as the general battle does.
+    Bare {
+        given: u8,
+        prize: [u8; MAX_PLAYERS],
+        up: [u8; MAX_PLAYERS],
+    },
+    /// A player is out, or an ending that counts cards may have come: the general
+    /// [`after`](general::after) decides, for the battle this seat won.
+    Check(usize),
+    /// A look at the position after the battle: the safety cap, or a moment of Brent's loop
+    /// detection (a position that may equal the saved one, or a save due).
+    Look,
+}
+
+impl Stop {
+    /// The tie of a run's lanes `best` (a mask of lanes; lane `i` is seat `seat[i]`), with the
+    /// prizes `prs` (0 without a prize) and face-up cards `ups` of its `M` lanes (lane `i`'s in
+    /// byte `i`), handed to the table's tie by seat.
+    fn tie<const M: usize>(seat: &[usize; MAX_PLAYERS], best: u8, prs: u64, ups: u64) -> Stop {
+        Stop::Tie {
+            tied: seat_mask::<M>(seat, best),
+            prize: by_seat::<M>(seat, prs),
+            up: by_seat::<M>(seat, ups),
+        }
+    }
+}
+
+/// A mask of a run's `M` lanes (lane `i` is seat `seat[i]`) as a mask of seats.
+fn seat_mask<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u8) -> u8 {
+    let seats = seat.iter().enumerate().take(M);
+    seats.fold(0, |m, (i, &p)| m | (lanes >> i & 1) << p)
+}
+
+/// The bytes of a run's `M` lanes (lane `i`'s in byte `i` of `lanes`; lane `i` is seat
+/// `seat[i]`) by seat, 0 for a seat not in the run.
+fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_PLAYERS] {
+    let mut bytes = [0; MAX_PLAYERS];
+    for (i, &p) in seat.iter().enumerate().take(M) {
+        bytes[p] = (lanes >> (8 * i)) as u8;
+    }
+    bytes
+}
+
+/// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from
+/// it, with `PRIZE`), or from each full hand refilled from the stack (`HANDS`, after the prize
+/// where there is one); under two piles, a stack that runs out turning its won pile over in the
+/// run (with hands or a prize where it draws: every prize, then each face-up card or refill
+/// after the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of
+/// plain battles are [`plain_run`]'s (two seats
+/// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
+/// every tied seat can play them in full and they are neither `wars_to_win` nor
+/// `war_cause_to_loser` wars ([`lane_war`]); other wars and endings go to the
+/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
+/// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
+/// run stops after the battle that leaves a seat that short, its won pile counted under two
+/// piles) to [`battle`] itself, but where hands may play short ([`short_run`](short::short_run)).
+/// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
+/// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
+/// and top cards match the saved one's.
+#[allow(clippy::too_many_arguments)] // the loop's context, handed over
+fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    saves: &mut Saves<Seats>,
+    mut tally: Tally,
+    rng: &mut GameRng,
+    cap: u64,
+    last_two: bool,
+) -> Played {
+    // `off_ring` counts a won pile as cards to play from: the ring turns it over where a
+    // stack that has run out draws.
+    let counted = counts_cards(r);
+    let cycles = r.detects_cycles();
+    let start = tally;
+    if cycles {
+        saves.initial.copy_from(s);
+        saves.tortoise.copy_from(s);
+        saves.trail[start.battles as usize % TRAIL] = trail_byte(s);
+    }
+    // A full hand's cards count towards `target_cards` and `min_cards` on top of the lanes'.
+    let hand = r.hand as u64;
+    let shape = Shape {
+        pick: pick_of(r.pickup),
+        layered: r.pickup == Pickup::Played,
+        ordered: matches!(r.compare, Compare::Ordered),
+        counted,
+        lo: r.min_cards.map_or(0, |m| u64::from(m).saturating_sub(hand)),
+        hi: r
+            .target_cards
+            .map_or(u64::MAX, |t| u64::from(t).saturating_sub(hand)),
+        limit: r.battle_limit.unwrap_or(u64::MAX),
+        cycles,
+        cap,
+        two_pile: r.two_pile.is_some(),
+        shuffles: r.two_pile == Some(OnEmpty::Shuffle),
+        speed: r.speed,
+        lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
+        short_hands: HANDS && !counted,
+    };
+    let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
+    let mut open = last_two;
+    loop {
+        if hand_over(r, s, &tally, &mut open) {
+            return Played::LastTwo(tally);
+        }
+        let tortoise = cycles.then_some(&saves.tortoise);
+        let (b, e) = (&mut tally, &mut lam);
+        let (looked, end) = if off_ring::<PRIZE, HANDS>(r, s, &shape) {
+            (false, battle::<N, PRIZE, HANDS>(r, t, s, b, rng))
+        } else {
+            let (stop, end) = leg::<N, PRIZE, HANDS>(
+                r,
+                t,
+                s,
+                b,
+                rng,
+                &shape,
+                e,
+                power,
+                tortoise,
+                &mut saves.trail[..],
+            );
+            (matches!(stop, Stop::Look), end)
+        };
+        if let Some((end, winner)) = end {
+            return Played::Over(tally.record(end, winner, None));
+        }
+        // Brent's step after the battle, as `cycle::brent` takes it (the run of plain battles
+        // counted its own).
+        if cycles {
+            if !looked {
+                lam += 1;
+                saves.trail[tally.battles as usize % TRAIL] = trail_byte(s);
+            }
+            if s.same(&saves.tortoise) {
+                let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
+                let mut step = Replay::<N, PRIZE, HANDS> { r, t, rng, shape };
+                return Played::Over(cycle::finish_loop_after(
+                    s,
+                    saves,
+                    start,
+                    lam,
+                    &mut step,
+                    hint,
+                    tally.battles,
+                ));
+            }
+        }
+        if tally.battles >= cap {
+            let capped = tally.record(EndReason::Capped, None, None);
+            if cycles {
+                let mut step = Replay::<N, PRIZE, HANDS> { r, t, rng, shape };
+                return Played::Over(cycle::past_cap(s, saves, start, capped, &mut step));
+            }
+            return Played::Over(capped);
+        }
+        if cycles && power == lam {
+            saves.tortoise.copy_from(s);
+            power *= 2;
+            lam = 0;
+        }
+    }
+}
+
+/// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
+/// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
+/// hands the card that refills the hand, after the prize if there is one; under two piles,
+/// its won pile counts: the ring turns it over where the stack draws), or
+/// with hands fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`]
+/// lets them play short hands ([`short_run`](short::short_run)) never are.
+fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
+    let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
+    need > 0
+        && !shape.short_hands
+        && seats(s.in_game)
+            .any(|p| s.l[p] + s.m[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
+}
+
+/// One leg of the [`ring`]: plain battles on lanes ([`plain_any`]) until one is not, then that
+/// battle's war or endings. Brent's count `lam` (against the saved `tortoise`, which is there
+/// where loops are looked for) and the power of two at which the next save is due go with it.
+#[allow(clippy::too_many_arguments)] // the loop's context, handed over
+fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    shape: &Shape,
+    lam: &mut u64,
+    power: u64,
+    tortoise: Option<&Seats>,
+    trail: &mut [u8],
+) -> (Stop, Option<End>) {
+    let mask = s.cap() - 1;
+    // The seats still in the game, in seat order: lane `i` is seat `seat[i]`'s.
+    let in_game = s.in_game;
+    let seated = in_game.count_ones() as usize;
+    let mut seat = [0usize; MAX_PLAYERS];
+    for (i, p) in seats(in_game).enumerate() {
+        seat[i] = p;
+    }
+    let lanes = |x: &[usize; MAX_PLAYERS], mask: usize| {
+        (0..seated).fold(0u64, |v, i| v | ((x[seat[i]] & mask) as u64) << (16 * i))
+    };
+    let mut run = Run {
+        heads: lanes(&s.h, mask),
+        lens: lanes(&s.l, LANE),
+        wons: lanes(&s.m, LANE),
+        shuffled: 0,
+        battles: tally.battles,
+        leader: tally.leader.unwrap_or(NONE),
+        changes: tally.lead_changes,
+        lam: *lam,
+        power,
+        tort: tortoise.map_or(0, |o| lanes(&o.l, LANE)),
+        // A seat with neither stack nor won pile (a short hand) has no top: 0, as
+        // `short_run` reads it.
+        tort_tops: tortoise.map_or(0, |o| {
+            (0..seated).fold(0, |v, i| {
+                let p = seat[i];
+                let top = if o.l[p] + o.m[p] == 0 {
+                    0
+                } else {
+                    o.get(p, o.h[p])
+                };
+                v | u64::from(top) << (8 * i)
+            })
+        }),
+        wars: Wars::default(),
+        held: (0..seated).fold(0u64, |v, i| v | u64::from(s.hand_len[seat[i]]) << (16 * i)),
+        bare: 0,
+    };
+    let mut hands = [0u64; MAX_PLAYERS];
+    if HANDS {
+        for (i, &p) in seat.iter().enumerate().take(seated) {
+            hands[i] = u64::from_le_bytes(s.hands[p]);
+        }
+    }
+    let stop = plain_any::<PRIZE, HANDS>(
+        r,
+        rng,
+        s,
+        shape,
+        &seat,
+        seated,
+        &mut run,
+        &mut hands,
+        trail,
+        &mut t.order,
+    );
+    for (i, &p) in seat.iter().enumerate().take(seated) {
+        if HANDS {
+            s.hands[p] = hands[i].to_le_bytes();
+            s.hand_len[p] = (run.held >> (16 * i)) as u8;
+        }
+        // Ring positions are read modulo the ring; a head at least the ring's size lets
+        // a war count back from it.
+        s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
+        s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
+        s.m[p] = (run.wons >> (16 * i)) as usize & LANE;
+    }
+    s.count_shuffles(run.shuffled);
+    s.count_lane_wars(run.wars.rounds);
+    let need = 1 + u64::from(PRIZE);
+    tally.cards_turned +=
+        (run.battles - tally.battles) * seated as u64 * need + run.wars.cards - run.bare;
+    tally.wars += run.wars.rounds;
+    tally.deepest = tally.deepest.max(run.wars.deepest);
+    tally.battles = run.battles;
+    tally.leader = (run.leader != NONE).then_some(run.leader);
+    tally.lead_changes = run.changes;
+    *lam = run.lam;
+    let end = match stop {
+        Stop::Tie { tied, prize, up } => {
+            tie::<N, PRIZE, HANDS>(r, t, s, tally, rng, in_game, tied, prize, up)
+        }
+        Stop::Bare {
+            given,
+            prize,
+            mut up,
+        } => {
+            t.clear();
+            for p in seats(in_game) {
+                if given & bit(p) != 0 {
+                    t.pots[p].push(prize[p]);
+                }
+                t.pots[p].push(up[p]);
+            }
+            general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0, 0)
+        }
+        Stop::Check(winner) => general::after(r, s, tally, winner, 0, 0),
+        Stop::Look => None,
+    };
+    (stop, end)
+}
+
+/// The replays of the ring's loop detection ([`cycle::finish_loop_after`],
+/// [`cycle::past_cap`]): a battle at a time by the table [`battle`], and long stretches on the
+/// ring's lanes, as the first pass played them.
+struct Replay<'a, const N: usize, const PRIZE: bool, const HANDS: bool> {
+    r: &'a Rules,
+    t: &'a mut Scratch,
+    rng: &'a mut GameRng,
+    shape: Shape,
+}
+
+impl<const N: usize, const PRIZE: bool, const HANDS: bool> cycle::Step<Seats>
+    for Replay<'_, N, PRIZE, HANDS>
+{
+    fn step(&mut self, s: &mut Seats, tally: &mut Tally, _: bool) -> Option<End> {
+        battle::<N, PRIZE, HANDS>(self.r, self.t, s, tally, self.rng)
+    }
+
+    fn leap(&mut self, s: &mut Seats, tally: &mut Tally, to: u64) {
+        let shape = Shape {
+            cycles: false,
+            cap: to,
+            ..self.shape
+        };
+        while tally.battles < to {
+            if off_ring::<PRIZE, HANDS>(self.r, s, &self.shape) {
+                self.step(s, tally, false);
+                continue;
+            }
+            let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
+            let (_, end) =
+                leg::<N, PRIZE, HANDS>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
+            debug_assert!(end.is_none(), "a replayed battle cannot end the game");
+        }
+    }
+}
+
+/// The byte of a position the ring notes after each battle for the replay's hint
+/// ([`cycle::start_after`]): the count of the first seat in the game (lane 0's), as
+/// [`plain_run`] notes it. Equal positions give equal bytes.
+fn trail_byte(s: &Seats) -> u8 {
+    s.l[s.in_game.trailing_zeros() as usize] as u8
+}
+
+/// A seat's lane in [`Run`]: 16 bits.
+const LANE: usize = 0xFFFF;
+/// The largest ring [`plain_run`] and [`pair_hands`] address: a head below it plus one still
+/// fits its lane.
+const LANES_RING: usize = 1 << 15;
+/// No leader yet, as [`Run::leader`] says it.
+const NONE: u8 = u8::MAX;
+
+/// What [`ring`] fixes for the whole game.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// The pick-up order ([`pick`]).
+    pick: u8,
+    /// `played`, which [`pick`] counts as winner-first: the same for a card each, not with a
+    /// prize (layer by layer rather than pot by pot).
+    layered: bool,
+    /// The ranking is an order (the highest card wins), not a beats-table.
+    ordered: bool,
+    /// An ending that counts cards may come after any battle ([`counts_cards`]).
+    counted: bool,
+    /// Where it may: a run goes on only while every seat in holds `lo ≤ c < hi` cards outside
+    /// its full hand (stack and won pile) and fewer than `limit` battles are played; beyond,
+    /// the general [`after`](general::after) looks after each battle ([`Shape::may_end`]).
+    lo: u64,
+    hi: u64,
+    limit: u64,
+    cycles: bool,
+    /// The safety cap on battles.
+    cap: u64,
+    /// Two piles (`on_empty` turns the won pile over; never `lose` on the ring), and whether
+    /// the pile is shuffled first.
+    two_pile: bool,
+    shuffles: bool,
+    /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
+    /// falls below it.
+    speed: Option<u64>,
+    /// A war among seats with hands may be played on the lanes ([`lane_war`]): it counts
+    /// for no ending of its own (no `wars_to_win`), and no tied card is set apart for the
+    /// loser (no `war_cause_to_loser`, which `hand_war` plays).
+    lane_wars: bool,
+    /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's stack
+    /// (with its won pile under two piles) has run out, or with a prize is down to one card
+    /// ([`short_run`](short::short_run)): its hand plays down and grows back after a pick-up. Not
+    /// with an ending that counts cards (its bounds count full hands).
+    short_hands: bool,
+}
+
+impl Shape {
+    /// Seat 0's grab under `speed` in a run whose lanes are the seats `seat`: whether the run
+    /// draws for it (seat 0 is in the game, as lane 0) and the threshold the draw must fall
+    /// below.
+    fn grab(&self, seat: &[usize; MAX_PLAYERS]) -> (bool, u64) {
+        (
+            self.speed.is_some() && seat[0] == 0,
+            self.speed.unwrap_or(0),
+        )
+    }
+
+    /// Whether an ending that counts cards may have come after the `battles`-th battle, with
+    /// the first `M` lanes of `counts` (16 bits each) the seats' cards outside their hands.
+    #[inline(always)]
+    fn may_end<const M: usize>(&self, counts: u64, battles: u64) -> bool {
+        self.counted
+            && (battles >= self.limit
+                || (0..M).any(|i| {
+                    let c = (counts >> (16 * i)) & LANE as u64;
+                    c < self.lo || c >= self.hi
+                }))
+    }
+}
+
+/// The position and counts of a run of plain battles, kept in registers: lane `i` (16 bits) of
+/// `heads`, `lens` and `wons` is the `i`-th seat still in the game, so every seat moves at once
+/// in one word operation.
+#[derive(Clone, Copy)]
+struct Run {
+    /// Ring position of each stack's top card, below the ring's size.
+    heads: u64,
+    /// Stack lengths.
+    lens: u64,
+    /// Won-pile lengths (two piles; zero with one).
+    wons: u64,
+    /// Won piles shuffled into a stack during the run.
+    shuffled: u64,
+    battles: u64,
+    /// The leader as a seat number, [`NONE`] for none yet.
+    leader: u8,
+    changes: u64,
+    /// Brent's loop detection: battles since the saved position, and the power of two at which the
+    /// next is saved; `tort`, the saved position's stack lengths as lanes, and `tort_tops` its top
+    /// cards (lane `i`'s in byte `i`; 0 for a seat with neither stack nor won pile, as
+    /// [`short_tops`](short::short_tops) reads one): a position whose lengths and tops both match
+    /// is compared in full.
+    lam: u64,
+    power: u64,
+    tort: u64,
+    tort_tops: u64,
+    /// The wars played on the lanes ([`lane_war`]).
+    wars: Wars,
+    /// The hands' lengths, as lanes: full, but where [`short_run`](short::short_run) leaves a hand
+    /// short.
+    held: u64,
+    /// Prizes not given in the run's battles: by a seat whose supply was out
+    /// ([`short_run`](short::short_run)).
+    bare: u64,
+}
+
+/// What the wars a run played on its lanes ([`lane_war`]) add to the tally: rounds of war, the
+/// deepest, and the cards they turned.
+#[derive(Clone, Copy, Default)]
+struct Wars {
+    rounds: u64,
+    deepest: u32,
+    cards: u64,
+}
+
+impl Wars {
+    /// These and a war of `depth` rounds that turned `cards` cards.
+    #[inline(always)]
+    fn and(self, depth: u32, cards: u64) -> Wars {
+        Wars {
+            rounds: self.rounds + u64::from(depth),
+            deepest: self.deepest.max(depth),
+            cards: self.cards + cards,
+        }
+    }
+}
+
+/// `$f!(args; PICK, ORDERED)`: the macro `$f` called with the [`Shape`]'s pick-up code and
+/// whether its ranking is ordered, as constants.
+macro_rules! compiled {
+    ($shape:expr, $f:ident!($($arg:tt)*)) => {
+        if $shape.ordered {
+            picked!($shape, $f!($($arg)*), true)
+        } else {
+            picked!($shape, $f!($($arg)*), false)
+        }
+    };
+}
+
+/// [`compiled!`]'s dispatch on the pick-up code.
+macro_rules! picked {
+    ($shape:expr, $f:ident!($($arg:tt)*), $ordered:literal) => {
+        match $shape.pick {
+            pick::SHUFFLED => $f!($($arg)*; pick::SHUFFLED, $ordered),
+            pick::SEAT => $f!($($arg)*; pick::SEAT, $ordered),
+            pick::WINNER => $f!($($arg)*; pick::WINNER, $ordered),
+            pick::LOSER => $f!($($arg)*; pick::LOSER, $ordered),
+            pick::DESC => $f!($($arg)*; pick::DESC, $ordered),
+            _ => $f!($($arg)*; pick::ASC, $ordered),
+        }
+    };
+}
+
+/// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking; two
+/// seats with hands in [`pair_hands`], compiled for their policy too (with one pile).
+#[allow(clippy::too_many_arguments)] // the run's position, handed over
+fn plain_any<const PRIZE: bool, const HANDS: bool>(
+    r: &Rules,
+    rng: &mut GameRng,
+    s: &mut Seats,
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    seated: usize,
+    run: &mut Run,
+    hands: &mut [u64; MAX_PLAYERS],
+    trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
+) -> Stop {
+    macro_rules! call {
+        ($m:literal; $pick:path, $ordered:literal) => {
+            plain_run::<$m, PRIZE, HANDS, false, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
+            )
+        };
+    }
+    // Two seats with hands are `pair_hands`'.
+    macro_rules! piles {
+        ($m:literal, $hands:tt; $pick:path, $ordered:literal) => {
+            plain_run::<$m, PRIZE, $hands, true, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
+            )
+        };
+    }
+    macro_rules! pair {
+        ($policy:path; $pick:path, $ordered:literal) => {
+            pair_hands::<PRIZE, false, { $policy }, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
+            )
+        };
+    }
+    macro_rules! pair_piles {
+        ($policy:path; $pick:path, $ordered:literal) => {
+            pair_hands::<PRIZE, true, { $policy }, { $pick }, $ordered>(
+                r, rng, s, shape, seat, run, hands, trail, order_buf,
+            )
+        };
+    }
+    debug_assert!(
+        (2..=4).contains(&seated),
+        "a game with one seat in has ended"
+    );
+    // Two piles with hands run with the policies read per run (`MIXED`): one instance per
+    // policy more would not pay for itself.
+    if HANDS && seated == 2 && shape.two_pile {
+        return compiled!(shape, pair_piles!(policy::MIXED));
+    }
+    if HANDS && seated == 2 {
+        let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
+        return match p0 {
+            _ if p0 != p1 => compiled!(shape, pair!(policy::MIXED)),
+            Policy::Random => compiled!(shape, pair!(policy::RANDOM)),
+            Policy::Highest => compiled!(shape, pair!(policy::HIGHEST)),
+            Policy::Lowest => compiled!(shape, pair!(policy::LOWEST)),
+            Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
+        };
+    }
+    if shape.two_pile {
+        return match seated {
+            2 => compiled!(shape, piles!(2, false)),
+            3 => compiled!(shape, piles!(3, HANDS)),
+            _ => compiled!(shape, piles!(4, HANDS)),
+        };
+    }
+    match seated {
+        2 => compiled!(shape, call!(2)),
+        3 => compiled!(shape, call!(3)),
+        _ => compiled!(shape, call!(4)),
+    }
+}

@@ -1,0 +1,461 @@
+//! Runs of plain battles of two seats with hands, on two lanes with the seats' policy
+//! compiled in: [`pair_hands`].
+
+use super::lane_war::lane_war;
+use super::lanes::{
+    best_lane, draw_up, lane_short, order, order_prize, put_under, refill, refill_card, tops,
+};
+use super::short::{Short, short_run};
+use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
+use crate::cycle::TRAIL;
+use crate::rng::GameRng;
+use crate::rules::{Rules, policy, policy_code, policy_of};
+use crate::seats::Seats;
+use crate::state::MAX_PLAYERS;
+
+/// [`plain_run`](super::plain::plain_run) with hands for two seats in the game (a 2-player game, or
+/// the last two of a larger one): the same battles, draws and stops, on two lanes with the policy
+/// `POLICY` (both seats', or `MIXED`), the pick-up order `PICK` and whether the ranking is
+/// `ORDERED` compiled in. The general run spends most of a hand battle moving its state between
+/// registers and the stack (its loops over the lanes and the policy chosen per card); two hands,
+/// two heads and the generator fit in registers. With `PRIZE`, each stack's top card is the prize
+/// and the one under it refills the hand. With `TWO` piles, won cards go onto the won piles, and a
+/// seat's stack that has run out is turned over where it draws: for its prize (every prize first),
+/// and at its refill, after its pick. A tie (one that ends a vector block below too) is a war in
+/// the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent them to
+/// the call would keep them in memory). Once a seat's supply (its stack, with its won pile under
+/// two piles) is out, or with a prize down to one card, where the [`Shape`] lets hands play short,
+/// the battles until both supplies are back are [`short_run`]'s, out of the loop, so the battles
+/// with full hands carry nothing for them (they are about 3 % of the battles with hands of 3).
+/// Where both seats play by one policy under an ordered ranking, without a prize or speed, no
+/// ending counts cards and no loop is looked for (a random policy or pick-up, shuffled won piles,
+/// or the leaps of a loop's replay), blocks of up to 16 battles (no more than either stack holds:
+/// under two piles a block turns no pile over) go to the block loop's
+/// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees with
+/// what the seats hold (a leader that is out of the game, or no leader while they hold different
+/// counts, is first settled by a battle here).
+#[allow(clippy::too_many_arguments)] // the run's position, handed over
+#[inline(never)]
+pub(super) fn pair_hands<
+    const PRIZE: bool,
+    const TWO: bool,
+    const POLICY: u8,
+    const PICK: u8,
+    const ORDERED: bool,
+>(
+    r: &Rules,
+    rng_out: &mut GameRng,
+    s: &mut Seats,
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    run: &mut Run,
+    hands: &mut [u64; MAX_PLAYERS],
+    trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
+) -> Stop {
+    let policies = if POLICY == policy::MIXED {
+        [r.policies[seat[0]], r.policies[seat[1]]]
+    } else {
+        [policy_of(POLICY); 2]
+    };
+    // Both seats on one policy under an ordered ranking, without a prize, speed, an ending that
+    // counts cards, or a loop to look for: blocks of battles with the block loop's vector code,
+    // where the CPU has it. (Two piles run with the policies read per run, `MIXED`; with one,
+    // `MIXED` means two policies.)
+    #[cfg(target_arch = "x86_64")]
+    let mut vector_blocks = 0u64;
+    #[cfg(target_arch = "x86_64")]
+    let blocks = !PRIZE
+        && (POLICY != policy::MIXED || TWO && policies[0] == policies[1])
+        && ORDERED
+        && !shape.counted
+        && !shape.cycles
+        && shape.speed.is_none()
+        && s.vectors();
+    let cap = s.cap();
+    debug_assert!((8..=LANES_RING).contains(&cap));
+    let buf = &mut s.buf_mut()[..];
+    let mask = cap - 1;
+    const BOTH: u64 = 0x0001_0001;
+    let wrap = BOTH * mask as u64;
+    let base = [seat[0] * cap, seat[1] * cap];
+    // Both stretches lie in the buffer: the reads and the store below stay inside it.
+    assert!(base.iter().all(|&b| b + cap <= buf.len()));
+    let seat_bytes = seat[0] as u32 | (seat[1] as u32) << 8;
+    let Run {
+        mut heads,
+        mut lens,
+        mut wons,
+        mut shuffled,
+        mut battles,
+        mut leader,
+        mut changes,
+        mut lam,
+        power,
+        tort,
+        tort_tops,
+        ..
+    } = *run;
+    debug_assert_eq!(TWO, shape.two_pile);
+    let hand = r.hand;
+    debug_assert!((1..=8).contains(&hand));
+    let mut words = [hands[0], hands[1]];
+    let mut wars = run.wars;
+    let (grabs, threshold) = shape.grab(seat);
+    // The generator as a local copy, written back once (as in `plain_run`).
+    let mut g = rng_out.clone();
+    // Hands are short only while a supply is out (which `short_run` plays first).
+    debug_assert!(
+        shape.short_hands && lane_short::<2, PRIZE>(lens + wons) || run.held == hand as u64 * BOTH
+    );
+    // The battles while a hand may be short, out of the loop: the run's position (its
+    // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
+    macro_rules! short {
+        ($tail:expr) => {
+            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
+        };
+        ($tail:expr; $($field:ident),*) => {{
+            let mut p = Short { $($field,)* held: run.held, bare: 0, rng: g };
+            let brent = (power, tort, tort_tops);
+            // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
+            let stop = unsafe {
+                short_run::<2, PRIZE, TWO, PICK, ORDERED>(
+                    r, buf, base, cap, policies, shape, seat, brent, trail, order_buf, &mut p,
+                    $tail,
+                )
+            };
+            let bare;
+            Short { $($field,)* held: run.held, bare, rng: g } = p;
+            if PRIZE {
+                run.bare += bare;
+            }
+            stop
+        }};
+    }
+    let stop = 'run: {
+        // A leg may start with a seat's supply out (its hand full or not).
+        if shape.short_hands
+            && lane_short::<2, PRIZE>(lens + wons)
+            && let Some(stop) = short!(false)
+        {
+            break 'run stop;
+        }
+        loop {
+            // A tie that ended a vector block: its cards are played, the slots refilled and the
+            // stacks moved on, as a battle below leaves them; its war is theirs.
+            #[cfg(target_arch = "x86_64")]
+            let block_tie = if blocks {
+                let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
+                // (Under two piles no card is drawn from an empty stack inside a block: a stack
+                // its last battle empties turns its won pile over in the next battle, below.)
+                let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
+                let (m0, m1) = if TWO {
+                    (wons as usize & LANE, (wons >> 16) as usize & LANE)
+                } else {
+                    (0, 0)
+                };
+                let (t0, t1) = (l0 + m0, l1 + m1);
+                // The block counts lead changes from the sign of the margin of what the seats
+                // hold, which must agree with the leader (a seat out of the game, or none while
+                // they differ, leads only until the next battle).
+                let lead = if leader == seat_bytes as u8 {
+                    Some(1)
+                } else if leader == (seat_bytes >> 8) as u8 {
+                    Some(-1)
+                } else if leader == NONE {
+                    Some(0)
+                } else {
+                    None
+                };
+                let agreed = lead.filter(|&lead| t0 == t1 || lead != 0 && (t0 > t1) == (lead > 0));
+                if k >= 2
+                    && let Some(lead) = agreed
+                {
+                    let mut hr = crate::block::HandRun {
+                        heads: [heads as usize & mask, (heads >> 16) as usize & mask],
+                        lens: [l0, l1],
+                        wons: [m0, m1],
+                        words,
+                        lead,
+                        changes,
+                    };
+                    // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
+                    // stacks hold `k` cards; `cap` is a power of two (the seats' stretches are)
+                    // and both stretches lie in the buffer (asserted), each ring holding its won
+                    // pile (if any) right behind its stack; hands of `hand ≤ 8` cards; the lead
+                    // agrees.
+                    let b = unsafe {
+                        macro_rules! battles {
+                            ($policy:expr) => {
+                                crate::block::hand_battles::<PICK, TWO, { $policy }>(
+                                    buf,
+                                    base,
+                                    cap,
+                                    hand as u32,
+                                    k,
+                                    &mut hr,
+                                    &mut g,
+                                )
+                            };
+                        }
+                        // (Under `MIXED`, both seats' policy, read per run.)
+                        let code = if POLICY == policy::MIXED {
+                            policy_code(policies[0])
+                        } else {
+                            POLICY
+                        };
+                        match code {
+                            policy::RANDOM => battles!(policy::RANDOM),
+                            policy::HIGHEST => battles!(policy::HIGHEST),
+                            policy::LOWEST => battles!(policy::LOWEST),
+                            _ => battles!(policy::MEDIAN),
+                        }
+                    };
+                    heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
+                    lens = hr.lens[0] as u64 | (hr.lens[1] as u64) << 16;
+                    if TWO {
+                        wons = hr.wons[0] as u64 | (hr.wons[1] as u64) << 16;
+                    }
+                    words = hr.words;
+                    changes = hr.changes;
+                    leader = match hr.lead.signum() {
+                        1 => seat_bytes as u8,
+                        -1 => (seat_bytes >> 8) as u8,
+                        _ => leader,
+                    };
+                    battles += b.played as u64;
+                    vector_blocks += 1;
+                    if b.tie.is_none() {
+                        // (A seat with no stack left under two piles has its won pile to turn
+                        // over, in the next battle.)
+                        let out = |p: usize| hr.lens[p] + if TWO { hr.wons[p] } else { 0 } == 0;
+                        if out(0) || out(1) {
+                            let w = (b.won1 >> (b.played - 1)) as usize & 1;
+                            break Stop::Check(seat[w]);
+                        }
+                        if battles >= shape.cap {
+                            break Stop::Look;
+                        }
+                        continue;
+                    }
+                    b.tie
+                } else {
+                    None
+                }
+            } else {
+                None
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let block_tie: Option<[u8; 2]> = None;
+            let (ups, top0, top1, best) = if let Some([up0, up1]) = block_tie {
+                (u64::from(up0) | u64::from(up1) << 8, 0, 0, 0b11)
+            } else {
+                battles += 1;
+                let (top0, top1, up0, up1);
+                if TWO {
+                    // With a prize, each seat's first, from its stack (turned over where it has run
+                    // out); then each seat picks its card and refills the slot from its stack,
+                    // which turns its won pile over first where it has run out (the general draw's
+                    // order).
+                    let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
+                    let mut prizes = [0u64; 2];
+                    if PRIZE {
+                        for (i, &b) in base.iter().enumerate() {
+                            let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                            // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                            let (turned, card) = unsafe {
+                                refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g)
+                            };
+                            (shuffled, prizes[i]) = (shuffled + turned, card);
+                            heads = (heads + (1 << (16 * i))) & wrap;
+                            lens -= 1 << (16 * i);
+                        }
+                    }
+                    for (i, &b) in base.iter().enumerate() {
+                        let slot =
+                            r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                        let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                        // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                        let (turned, card) =
+                            unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
+                        (shuffled, top[i]) = (shuffled + turned, card);
+                        (ups[i], words[i]) = refill(words[i], slot, top[i]);
+                    }
+                    // (With a prize, the prizes are what the battle needs of the tops.)
+                    [top0, top1] = if PRIZE { prizes } else { top };
+                    [up0, up1] = ups;
+                } else {
+                    let (h0, h1) = (heads as usize & mask, (heads >> 16) as usize & mask);
+                    // SAFETY: `h < cap` and each stretch `b .. b + cap` lies in `buf` (asserted).
+                    (top0, top1) = unsafe {
+                        (
+                            u64::from(*buf.get_unchecked(base[0] + h0)),
+                            u64::from(*buf.get_unchecked(base[1] + h1)),
+                        )
+                    };
+                    // With a prize, the top card is the prize and the one under it refills the
+                    // hand.
+                    let (fill0, fill1) = if PRIZE {
+                        // SAFETY: as above, the positions masked into the stretches.
+                        unsafe {
+                            (
+                                u64::from(*buf.get_unchecked(base[0] + ((h0 + 1) & mask))),
+                                u64::from(*buf.get_unchecked(base[1] + ((h1 + 1) & mask))),
+                            )
+                        }
+                    } else {
+                        (top0, top1)
+                    };
+                    let (word0, word1);
+                    (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
+                    (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
+                    words = [word0, word1];
+                }
+                let ups = up0 | up1 << 8;
+                // (Under two piles the prizes are taken already.)
+                let moved = if PRIZE && !TWO { 2 * BOTH } else { BOTH };
+                heads = (heads + moved) & wrap;
+                lens -= moved;
+                let best = best_lane::<2, ORDERED>(r, ups);
+                let best = if grabs && g.next_u64() < threshold {
+                    1
+                } else {
+                    best
+                };
+                (ups, top0, top1, best)
+            };
+            let w;
+            if best == 0b11 {
+                // The war between the two is played here where both can play it in full; a war
+                // that cannot is `hand_war`'s, from its start.
+                let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
+                let war = if shape.lane_wars {
+                    let lanes = (heads, lens, wons, words);
+                    // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
+                    unsafe {
+                        lane_war::<2, PRIZE, TWO, ORDERED>(
+                            r,
+                            buf,
+                            base,
+                            cap,
+                            lanes,
+                            g.clone(),
+                            policies,
+                            shape.shuffles,
+                            0b11,
+                            prs,
+                            ups,
+                            order_buf,
+                        )
+                    }
+                } else {
+                    None
+                };
+                let Some(war) = war else {
+                    break Stop::tie::<2>(seat, 0b11, prs, ups);
+                };
+                (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
+                g = war.rng;
+                w = war.winner;
+                wars = wars.and(war.depth, war.cards);
+                shuffled += war.shuffled;
+            } else {
+                // Lane 1 won if its bit is the one set.
+                w = usize::from(best >> 1);
+                let (cards, k) = if PRIZE {
+                    let prs = top0 | top1 << 8;
+                    (
+                        order_prize::<2, PICK>(&mut g, prs, ups, w, shape.layered),
+                        4,
+                    )
+                } else {
+                    (order::<2, PICK>(&mut g, ups, w), 2)
+                };
+                // The won cards go under the stack, or under two piles onto the won pile (`wons`
+                // is zero with one pile).
+                let mut grown = if TWO { wons } else { lens };
+                // SAFETY: both stretches lie in `buf` (asserted).
+                unsafe {
+                    put_under(
+                        buf,
+                        base[w],
+                        cap,
+                        heads,
+                        lens + wons,
+                        &mut grown,
+                        w,
+                        cards,
+                        k,
+                    )
+                };
+                (lens, wons) = if TWO { (lens, grown) } else { (grown, wons) };
+            }
+            // A seat that cannot refill its hand (after a prize) stops the run, or with short
+            // hands goes on in `short_run`.
+            let totals = lens + wons;
+            let (l0, l1) = (totals & LANE as u64, (totals >> 16) & LANE as u64);
+            let need = 1 + u64::from(PRIZE);
+            if l0 < need || l1 < need || shape.may_end::<2>(totals, battles) {
+                // A seat out of its supply plays on short hands where it may, this battle's
+                // steps after it included.
+                if !shape.short_hands {
+                    break Stop::Check(seat[w]);
+                }
+                match short!(true) {
+                    Some(stop) => break stop,
+                    None => continue,
+                }
+            }
+            // (Hands are full and the same size: the cards outside them decide the lead.)
+            (leader, changes) = note_pair_leader(leader, changes, l0, l1, seat_bytes);
+            if shape.cycles {
+                // As in `plain_run`: the replay's hint, and Brent's count against the saved
+                // position (its hands compared by `ring` only where lengths and tops match).
+                trail[battles as usize % TRAIL] = lens as u8;
+                lam += 1;
+                if lam == power || lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
+                    break Stop::Look;
+                }
+            }
+            if battles >= shape.cap {
+                break Stop::Look;
+            }
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    s.count_hand_blocks(vector_blocks);
+    hands[..2].copy_from_slice(&words);
+    *rng_out = g;
+    run.heads = heads;
+    run.lens = lens;
+    run.wons = wons;
+    run.shuffled = shuffled;
+    run.battles = battles;
+    run.leader = leader;
+    run.changes = changes;
+    run.lam = lam;
+    run.wars = wars;
+    stop
+}
+
+/// `Tally::note_leader` for two seats holding `l0` and `l1` cards (lanes 0 and 1, whose seats
+/// are the bytes of `seat_bytes`): the one holding more leads, and on equal counts the lead
+/// stays. A change is counted whenever a leader there was gives way (to the other seat: a
+/// leader that is out of the game lasts only while the two are level).
+#[inline(always)]
+pub(super) fn note_pair_leader(
+    leader: u8,
+    changes: u64,
+    l0: u64,
+    l1: u64,
+    seat_bytes: u32,
+) -> (u8, u64) {
+    let now = if l0 > l1 {
+        seat_bytes as u8
+    } else if l1 > l0 {
+        (seat_bytes >> 8) as u8
+    } else {
+        leader
+    };
+    (now, changes + u64::from(leader != NONE && now != leader))
+}

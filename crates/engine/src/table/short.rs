@@ -1,0 +1,255 @@
+//! Battles while a hand may be short (a seat's supply out, or with a prize down to one card),
+//! out of the runs' loops: [`short_run`].
+
+use super::lanes::{
+    best_lane, lane_out, lane_short, leader_lane, order, put_under, refill, refill_card, tops,
+};
+use super::{LANE, NONE, Shape, Stop, by_seat, seat_mask};
+use crate::cycle::TRAIL;
+use crate::rng::GameRng;
+use crate::rules::{Policy, Rules};
+use crate::state::MAX_PLAYERS;
+
+/// A run's position and counts while a hand may be short ([`pair_hands`](super::pair::pair_hands)'
+/// for two seats, [`plain_run`](super::plain::plain_run)'s for 3–4), lent to [`short_run`] at the
+/// run's start or from its rarely taken branch (the run keeps its own in registers).
+pub(super) struct Short<const M: usize> {
+    pub(super) heads: u64,
+    pub(super) lens: u64,
+    pub(super) wons: u64,
+    pub(super) held: u64,
+    /// Prizes not given (by a seat whose supply was out).
+    pub(super) bare: u64,
+    pub(super) words: [u64; M],
+    pub(super) rng: GameRng,
+    pub(super) shuffled: u64,
+    pub(super) battles: u64,
+    pub(super) leader: u8,
+    pub(super) changes: u64,
+    pub(super) lam: u64,
+}
+
+/// Battles of a run of `M` seats with hands while a seat's supply (its stack, with its won
+/// pile under two piles) is out, or with a `PRIZE` down to one card ([`lane_short`]), as the
+/// general battle plays them. With a prize, each seat with a card in its supply gives its top
+/// card as its prize first (under two piles, turning its won pile over where its stack is
+/// out; a seat whose supply is out gives none). Each seat picks from the cards in
+/// its hand by its policy; a seat with a supply refills the slot from it (under two piles
+/// turning its won pile over where its stack is out), a seat without one plays its hand down,
+/// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize,
+/// by [`Rules::order_pickup`], as the pots may be uneven), and its
+/// hand, if short, grows back from its supply (`Holdings::top_up`; the others' cannot, for a
+/// hand is short only while its supply is out). With `tail`, the run has just played the
+/// battle that took a supply out, and that battle's steps after it (the leader, Brent's
+/// count, the cap) come first. Returns `None` once every supply is back (every hand full
+/// again), or why the run stops: a tie (its war is `hand_war`'s, as a war with a supply out
+/// cannot be played on the lanes, or where a prize is missing the general contest's), a seat
+/// out of cards, or a look.
+///
+/// # Safety
+///
+/// Every stretch `base[i] .. base[i] + cap` lies in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // the run's context, handed over
+#[cold]
+#[inline(never)]
+pub(super) unsafe fn short_run<
+    const M: usize,
+    const PRIZE: bool,
+    const TWO: bool,
+    const PICK: u8,
+    const ORDERED: bool,
+>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; M],
+    cap: usize,
+    policies: [Policy; M],
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    (power, tort, tort_tops): (u64, u64, u64),
+    trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
+    p: &mut Short<M>,
+    mut tail: bool,
+) -> Option<Stop> {
+    debug_assert!(
+        shape.short_hands,
+        "short hands only where the shape lets them"
+    );
+    let (hand, mask) = (r.hand as u64, cap - 1);
+    let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
+    let wrap = ones * mask as u64;
+    let (grabs, threshold) = shape.grab(seat);
+    let lane = |x: u64, i: usize| (x >> (16 * i)) & LANE as u64;
+    loop {
+        if tail {
+            // `Tally::note_leader`: the one seat holding the most leads, else the lead stays.
+            let (unique, now) = leader_lane::<M>(p.lens + p.wons + p.held);
+            if unique {
+                let now = seat[now] as u8;
+                p.changes += u64::from(p.leader != NONE && now != p.leader);
+                p.leader = now;
+            }
+            if shape.cycles {
+                trail[p.battles as usize % TRAIL] = p.lens as u8;
+                p.lam += 1;
+                let supply = p.lens + p.wons;
+                if p.lam == power
+                    || p.lens == tort && short_tops(buf, &base, p.heads, supply, mask) == tort_tops
+                {
+                    return Some(Stop::Look);
+                }
+            }
+            if p.battles >= shape.cap {
+                return Some(Stop::Look);
+            }
+            if !lane_short::<M, PRIZE>(p.lens + p.wons) {
+                debug_assert_eq!(p.held, hand * ones, "a short hand with a supply");
+                return None;
+            }
+        }
+        tail = true;
+        p.battles += 1;
+        // With a prize, the top card of each seat with a supply first; `prized`, the lanes that
+        // gave one.
+        let (mut prs, mut prized) = (0u64, 0u8);
+        if PRIZE {
+            for (i, &b) in base.iter().enumerate() {
+                if lane(p.lens + p.wons, i) > 0 {
+                    let one = 1u64 << (16 * i);
+                    let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+                    // SAFETY: the stretch `b .. b + cap` lies in `buf` (the caller's word).
+                    let (turned, top) =
+                        unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut p.rng) };
+                    p.shuffled += turned;
+                    prs |= top << (8 * i);
+                    p.heads = (p.heads + one) & wrap;
+                    p.lens -= one;
+                    prized |= 1 << i;
+                }
+            }
+            p.bare += u64::from(M as u32 - prized.count_ones());
+        }
+        let mut ups = 0;
+        for (i, &b) in base.iter().enumerate() {
+            let one = 1u64 << (16 * i);
+            let n = lane(p.held, i) as usize;
+            debug_assert!(n > 0, "a seat in the game holds a card");
+            let slot = r.choose_by(policies[i], &p.words[i].to_le_bytes()[..n], &mut p.rng);
+            let card;
+            if lane(p.lens + p.wons, i) > 0 {
+                let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+                // SAFETY: the stretch `b .. b + cap` lies in `buf` (the caller's word).
+                let (turned, top) =
+                    unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut p.rng) };
+                p.shuffled += turned;
+                (card, p.words[i]) = refill(p.words[i], slot, top);
+                p.heads = (p.heads + one) & wrap;
+                p.lens -= one;
+            } else {
+                let last = (p.words[i] >> (8 * (n - 1))) & 0xFF;
+                (card, p.words[i]) = refill(p.words[i], slot, last);
+                p.held -= one;
+            }
+            ups |= card << (8 * i);
+        }
+        let best = best_lane::<M, ORDERED>(r, ups);
+        let best = if grabs && p.rng.next_u64() < threshold {
+            1
+        } else {
+            best
+        };
+        if best & (best - 1) != 0 {
+            return Some(if PRIZE && prized.count_ones() < M as u32 {
+                Stop::Bare {
+                    given: seat_mask::<M>(seat, prized),
+                    prize: by_seat::<M>(seat, prs),
+                    up: by_seat::<M>(seat, ups),
+                }
+            } else {
+                Stop::tie::<M>(seat, best, prs, ups)
+            });
+        }
+        // The best card's lane: `best` has one bit set, none above the `M` lanes.
+        let w = best.trailing_zeros() as usize;
+        let (cards, k) = if PRIZE {
+            // Each seat's pot, the prize under its face-up card, in seat order: the general
+            // battle's pick-up of its opening.
+            let mut pots = [[0u8; 2]; MAX_PLAYERS];
+            let mut sizes = [0usize; MAX_PLAYERS];
+            for (i, &q) in seat.iter().enumerate().take(M) {
+                let up = (ups >> (8 * i)) as u8;
+                sizes[q] = if prized >> i & 1 != 0 {
+                    pots[q] = [(prs >> (8 * i)) as u8, up];
+                    2
+                } else {
+                    pots[q][0] = up;
+                    1
+                };
+            }
+            let of: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|q| &pots[q][..sizes[q]]);
+            r.order_pickup(seat[w], &of[..r.players], order_buf, &mut p.rng);
+            let cards = order_buf
+                .iter()
+                .rev()
+                .fold(0u64, |v, &c| v << 8 | u64::from(c));
+            (cards, order_buf.len())
+        } else {
+            (order::<M, PICK>(&mut p.rng, ups, w), M)
+        };
+        let mut grown = if TWO { p.wons } else { p.lens };
+        // SAFETY: `w < M`, and every stretch lies in `buf` (the caller's word).
+        unsafe {
+            put_under(
+                buf,
+                base[w],
+                cap,
+                p.heads,
+                p.lens + p.wons,
+                &mut grown,
+                w,
+                cards,
+                k,
+            )
+        };
+        (p.lens, p.wons) = if TWO {
+            (p.lens, grown)
+        } else {
+            (grown, p.wons)
+        };
+        let one = 1u64 << (16 * w);
+        while lane(p.held, w) < hand && lane(p.lens + p.wons, w) > 0 {
+            let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+            // SAFETY: as above.
+            let (turned, top) =
+                unsafe { refill_card(buf, base[w], cap, w, h, l, m, shape.shuffles, &mut p.rng) };
+            p.shuffled += turned;
+            let at = 8 * lane(p.held, w);
+            p.words[w] = p.words[w] & !(0xFF << at) | top << at;
+            p.heads = (p.heads + one) & wrap;
+            p.lens -= one;
+            p.held += one;
+        }
+        if lane_out::<M>(p.lens + p.wons + p.held) {
+            return Some(Stop::Check(seat[w]));
+        }
+    }
+}
+
+/// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte
+/// `i`), 0 for a seat with no supply (stack and won pile, `supply`): what lies at its head is
+/// no card of the position, and equal positions must give equal tops. (A stack that has run
+/// out under two piles has its won pile's top at its head.)
+#[inline(always)]
+pub(super) fn short_tops<const M: usize>(
+    buf: &[u8],
+    base: &[usize; M],
+    heads: u64,
+    supply: u64,
+    mask: usize,
+) -> u64 {
+    let held = (0..M)
+        .filter(|&i| (supply >> (16 * i)) & LANE as u64 != 0)
+        .fold(0, |v, i| v | 0xFF << (8 * i));
+    tops::<M>(buf, base, heads, mask) & held
+}
