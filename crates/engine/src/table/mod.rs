@@ -537,6 +537,23 @@ struct Shape {
 }
 
 impl Shape {
+    /// Brent's count in a run, kept as two marks so that a battle makes one compare: `lam`'s
+    /// offset from the battle count (`lam = lam_at + battles` once a battle's steps are done)
+    /// and the battle at which the run stops to look, where `lam` reaches `power` or at the
+    /// cap, whichever comes first. From the run's `battles` and `lam` now.
+    #[inline(always)]
+    fn looks(&self, power: u64, battles: u64, lam: u64) -> (u64, u64) {
+        // (`ring` resets `lam` where it reaches `power`, and `short_run` stops there: never
+        // past it.)
+        debug_assert!(!self.cycles || lam <= power);
+        let brent = if self.cycles {
+            battles + (power - lam)
+        } else {
+            u64::MAX
+        };
+        (lam.wrapping_sub(battles), brent.min(self.cap))
+    }
+
     /// Seat 0's grab under `speed` in a run whose lanes are the seats `seat`: whether the run
     /// draws for it (seat 0 is in the game, as lane 0) and the threshold the draw must fall
     /// below.

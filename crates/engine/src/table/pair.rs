@@ -108,6 +108,14 @@ pub(super) fn pair_hands<
     debug_assert!(
         shape.short_hands && lane_short::<2, PRIZE>(lens + wons) || run.held == hand as u64 * BOTH
     );
+    // Brent's count as `plain_run` keeps it: `lam`'s offset from `battles` and the battle of
+    // the next look ([`Shape::looks`]), one compare a battle; `lam` is worked out once, after
+    // the run (`ahead`: a battle counted whose steps are not done, where a tie or a seat out
+    // stops the run).
+    let (mut lam_at, mut look_at) = shape.looks(power, battles, lam);
+    let mut ahead = 0;
+    // The trail's length, once here rather than at every battle's note.
+    assert!(!shape.cycles || trail.len() == TRAIL);
     // The battles while a hand may be short, out of the loop: the run's position (its
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
@@ -115,6 +123,10 @@ pub(super) fn pair_hands<
             short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
         };
         ($tail:expr; $($field:ident),*) => {{
+            if $tail && shape.cycles {
+                // (This battle's steps are `short_run`'s.)
+                lam = lam_at.wrapping_add(battles - 1);
+            }
             let mut p = Short { $($field,)* held: run.held, bare: 0, rng: g };
             let brent = (power, tort, tort_tops);
             // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
@@ -129,6 +141,7 @@ pub(super) fn pair_hands<
             if PRIZE {
                 run.bare += bare;
             }
+            (lam_at, look_at) = shape.looks(power, battles, lam);
             stop
         }};
     }
@@ -352,6 +365,7 @@ pub(super) fn pair_hands<
                     None
                 };
                 let Some(war) = war else {
+                    ahead = 1;
                     break Stop::tie::<2>(seat, 0b11, prs, ups);
                 };
                 (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
@@ -399,6 +413,7 @@ pub(super) fn pair_hands<
                 // A seat out of its supply plays on short hands where it may, this battle's
                 // steps after it included.
                 if !shape.short_hands {
+                    ahead = 1;
                     break Stop::Check(seat[w]);
                 }
                 match short!(true) {
@@ -411,17 +426,22 @@ pub(super) fn pair_hands<
             if shape.cycles {
                 // As in `plain_run`: the replay's hint, and Brent's count against the saved
                 // position (its hands compared by `ring` only where lengths and tops match).
-                trail[battles as usize % TRAIL] = lens as u8;
-                lam += 1;
-                if lam == power || lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
+                // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
+                unsafe { *trail.get_unchecked_mut(battles as usize % TRAIL) = lens as u8 };
+                if lens == tort && tops::<2>(buf, &base, heads, mask) == tort_tops {
                     break Stop::Look;
                 }
             }
-            if battles >= shape.cap {
+            if battles >= look_at {
                 break Stop::Look;
             }
         }
     };
+    if shape.cycles {
+        // (Through `black_box`, as in `plain_run`: else the compiler keeps `lam_at + battles`
+        // as a second count through the loop.)
+        lam = lam_at.wrapping_add(std::hint::black_box(battles) - ahead);
+    }
     #[cfg(target_arch = "x86_64")]
     s.count_hand_blocks(vector_blocks);
     hands[..2].copy_from_slice(&words);

@@ -95,21 +95,8 @@ pub(super) fn plain_run<
     let mut lead = leading_lane::<M>(leader, lens + wons, seat);
     // Brent's count: with `cycles` each battle's steps raise `lam` by one, and the run stops to
     // look where it reaches `power`. Rather than count, the run keeps `lam`'s offset from
-    // `battles` (`lam = lam_at + battles` once a battle's steps are done) and stops at the
-    // battle where `lam` reaches `power` or at the cap, whichever comes first (`look_at`): one
-    // compare a battle for both.
-    let looks = |battles: u64, lam: u64| {
-        // (`ring` resets `lam` where it reaches `power`, and `short_run` stops there: never
-        // past it.)
-        debug_assert!(!shape.cycles || lam <= power);
-        let brent = if shape.cycles {
-            battles + (power - lam)
-        } else {
-            u64::MAX
-        };
-        (lam.wrapping_sub(battles), brent.min(shape.cap))
-    };
-    let (mut lam_at, mut look_at) = looks(battles, lam);
+    // `battles` and the battle of the next look ([`Shape::looks`]): one compare a battle.
+    let (mut lam_at, mut look_at) = shape.looks(power, battles, lam);
     // Battles counted whose steps are not done when the run stops (a tie or a seat out stops
     // it before them): `lam` is worked out once, after the run.
     let mut ahead = 0;
@@ -149,7 +136,7 @@ pub(super) fn plain_run<
                 run.bare += bare;
             }
             lead = leading_lane::<M>(leader, lens + wons, seat);
-            (lam_at, look_at) = looks(battles, lam);
+            (lam_at, look_at) = shape.looks(power, battles, lam);
             stop
         }};
     }
