@@ -188,6 +188,15 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
         "hand=3 (highest)",
         &[("hand", "3"), ("hand_policy", "highest")],
     ),
+    // Nothing random after the deal: loops found by Brent's detection in the two-seat hand run.
+    (
+        "hand=3 (highest, seat)",
+        &[
+            ("hand", "3"),
+            ("hand_policy", "highest"),
+            ("pickup", "seat"),
+        ],
+    ),
     ("players=3", &[("players", "3")]),
     ("players=4", &[("players", "4")]),
     ("players=3, seat", &[("players", "3"), ("pickup", "seat")]),
