@@ -252,14 +252,7 @@ pub(super) unsafe fn put_under(
 /// word past its tail).
 #[cold]
 #[inline(never)]
-pub(super) fn put_wrapped(
-    buf: &mut [u8],
-    base: usize,
-    mask: usize,
-    pos: usize,
-    cards: u64,
-    k: usize,
-) {
+fn put_wrapped(buf: &mut [u8], base: usize, mask: usize, pos: usize, cards: u64, k: usize) {
     for (i, &c) in cards.to_le_bytes().iter().take(k).enumerate() {
         buf[base + ((pos + i) & mask)] = c;
     }

@@ -463,13 +463,7 @@ pub(super) fn pair_hands<
 /// stays. A change is counted whenever a leader there was gives way (to the other seat: a
 /// leader that is out of the game lasts only while the two are level).
 #[inline(always)]
-pub(super) fn note_pair_leader(
-    leader: u8,
-    changes: u64,
-    l0: u64,
-    l1: u64,
-    seat_bytes: u32,
-) -> (u8, u64) {
+fn note_pair_leader(leader: u8, changes: u64, l0: u64, l1: u64, seat_bytes: u32) -> (u8, u64) {
     let now = if l0 > l1 {
         seat_bytes as u8
     } else if l1 > l0 {

@@ -400,11 +400,7 @@ pub(super) fn plain_run<
 /// The lane among the first `M` (lane `i` is seat `seat[i]`'s, holding lane `i` of `totals`)
 /// whose seat is `leader` and holds the most cards, if there is one; `M` otherwise.
 #[inline(always)]
-pub(super) fn leading_lane<const M: usize>(
-    leader: u8,
-    totals: u64,
-    seat: &[usize; MAX_PLAYERS],
-) -> usize {
+fn leading_lane<const M: usize>(leader: u8, totals: u64, seat: &[usize; MAX_PLAYERS]) -> usize {
     let total = |i: usize| (totals >> (16 * i)) as usize & LANE;
     (0..M)
         .find(|&i| leader == seat[i] as u8 && (0..M).all(|j| total(j) <= total(i)))

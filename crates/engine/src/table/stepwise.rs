@@ -337,7 +337,7 @@ pub(super) fn pair_war<const N: usize, const PRIZE: bool>(
 /// [`pair_war`]'s `pots` of the two seats `pair` onto the table's, `depth` wars in: under
 /// `war_cause_to_loser`, once a war has begun, each seat's tied card (the last of its
 /// `opening` cards) apart in `t.cause`, where the general fight sets it.
-pub(super) fn pots_to_table(
+fn pots_to_table(
     r: &Rules,
     t: &mut Scratch,
     pots: [&[u8]; 2],
@@ -459,7 +459,7 @@ pub(super) fn counts_cards(r: &Rules) -> bool {
 /// Whether a seat of `in_game` holds no card, the first `N` seats holding `totals`; every seat
 /// asked, without a branch per seat.
 #[inline(always)]
-pub(super) fn someone_out<const N: usize>(in_game: u8, totals: &[usize; MAX_PLAYERS]) -> bool {
+fn someone_out<const N: usize>(in_game: u8, totals: &[usize; MAX_PLAYERS]) -> bool {
     (0..N).fold(false, |any, p| {
         any | ((in_game & bit(p) != 0) & (totals[p] == 0))
     })
