@@ -378,6 +378,10 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
                 v | u64::from(top) << (8 * i)
             })
         }),
+        tort_hands: std::array::from_fn(|i| match tortoise {
+            Some(o) if HANDS && i < seated => u64::from_le_bytes(o.hands[seat[i]]),
+            _ => 0,
+        }),
         wars: Wars::default(),
         held: (0..seated).fold(0u64, |v, i| v | u64::from(s.hand_len[seat[i]]) << (16 * i)),
         bare: 0,
@@ -603,6 +607,9 @@ struct Run {
     power: u64,
     tort: u64,
     tort_tops: u64,
+    /// The saved position's hands, lane `i`'s in word `i` (zero without hands):
+    /// [`pair_hands`] looks at a position only where its hands match too.
+    tort_hands: [u64; MAX_PLAYERS],
     /// The wars played on the lanes ([`lane_war`]).
     wars: Wars,
     /// The hands' lengths, as lanes: full, but where [`short_run`](short::short_run) leaves a hand
