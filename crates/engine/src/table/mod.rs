@@ -699,14 +699,17 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     }
     macro_rules! pair {
         ($policy:path; $pick:path, $ordered:literal) => {
-            pair_hands::<PRIZE, false, { $policy }, { $pick }, $ordered>(
+            pair!($policy, 0; $pick, $ordered)
+        };
+        ($policy:path, $hand:literal; $pick:path, $ordered:literal) => {
+            pair_hands::<PRIZE, false, { $policy }, { $pick }, $ordered, $hand>(
                 r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
     }
     macro_rules! pair_piles {
         ($policy:path; $pick:path, $ordered:literal) => {
-            pair_hands::<PRIZE, true, { $policy }, { $pick }, $ordered>(
+            pair_hands::<PRIZE, true, { $policy }, { $pick }, $ordered, 0>(
                 r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
@@ -722,6 +725,15 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
     }
     if HANDS && seated == 2 {
         let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
+        // Hands of three (the usual size) under one deterministic policy and an ordered
+        // ranking: the pick compiled for three cards, without a loop over the hand.
+        if p0 == p1 && p0 != Policy::Random && r.hand == 3 && shape.ordered {
+            return match p0 {
+                Policy::Highest => picked!(shape, pair!(policy::HIGHEST, 3), true),
+                Policy::Lowest => picked!(shape, pair!(policy::LOWEST, 3), true),
+                _ => picked!(shape, pair!(policy::MEDIAN, 3), true),
+            };
+        }
         return match p0 {
             _ if p0 != p1 => compiled!(shape, pair!(policy::MIXED)),
             Policy::Random => compiled!(shape, pair!(policy::RANDOM)),

@@ -15,9 +15,9 @@ use crate::state::MAX_PLAYERS;
 
 /// [`plain_run`](super::plain::plain_run) with hands for two seats in the game (a 2-player game, or
 /// the last two of a larger one): the same battles, draws and stops, on two lanes with the policy
-/// `POLICY` (both seats', or `MIXED`), the pick-up order `PICK` and whether the ranking is
-/// `ORDERED` compiled in. The general run spends most of a hand battle moving its state between
-/// registers and the stack (its loops over the lanes and the policy chosen per card); two hands,
+/// `POLICY` (both seats', or `MIXED`), the pick-up order `PICK`, whether the ranking is
+/// `ORDERED` and the hand's size `HAND` (0: read from the rules) compiled in. The general run
+/// spends most of a hand battle moving its state between registers and the stack (its loops over the lanes and the policy chosen per card); two hands,
 /// two heads and the generator fit in registers. With `PRIZE`, each stack's top card is the prize
 /// and the one under it refills the hand. With `TWO` piles, won cards go onto the won piles, and a
 /// seat's stack that has run out is turned over where it draws: for its prize (every prize first),
@@ -42,6 +42,7 @@ pub(super) fn pair_hands<
     const POLICY: u8,
     const PICK: u8,
     const ORDERED: bool,
+    const HAND: usize,
 >(
     r: &Rules,
     rng_out: &mut GameRng,
@@ -98,8 +99,9 @@ pub(super) fn pair_hands<
         ..
     } = *run;
     debug_assert_eq!(TWO, shape.two_pile);
-    let hand = r.hand;
-    debug_assert!((1..=8).contains(&hand));
+    // (Compiled in where `HAND` is not 0.)
+    let hand = if HAND == 0 { r.hand } else { HAND };
+    debug_assert!((1..=8).contains(&hand) && (HAND == 0 || HAND == r.hand));
     let mut words = [hands[0], hands[1]];
     let mut wars = run.wars;
     let (grabs, threshold) = shape.grab(seat);
