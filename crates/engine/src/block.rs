@@ -581,7 +581,8 @@ mod x86 {
     }
 
     /// Up to `k` hand battles of two seats that both play the card their policy `POLICY` (a
-    /// [`policy`] code, not `MIXED`) picks from a full hand of `hand` cards and refill its slot
+    /// [`policy`] code, not `MIXED`) picks from a full hand of `hand` cards (`HAND`, where it is
+    /// not 0: the size compiled in) and refill its slot
     /// from the stack, on the rings of `cap` bytes at `base[0]` and `base[1]` of `buf`, under the
     /// pick-up order `PICK` with an ordered ranking: the same battles, draws and counts as the
     /// table loop's [`pair_hands`](crate::table), until the first tie. Each battle's slots are
@@ -599,7 +600,12 @@ mod x86 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
     #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
-    pub(crate) unsafe fn hand_battles<const PICK: u8, const TWO: bool, const POLICY: u8>(
+    pub(crate) unsafe fn hand_battles<
+        const PICK: u8,
+        const TWO: bool,
+        const POLICY: u8,
+        const HAND: usize,
+    >(
         buf: &mut [u8],
         base: [usize; 2],
         cap: usize,
@@ -608,6 +614,9 @@ mod x86 {
         run: &mut HandRun,
         rng: &mut GameRng,
     ) -> HandBlock {
+        debug_assert!(HAND == 0 || HAND == hand as usize);
+        // (Compiled in where `HAND` is not 0: a deterministic pick without a loop.)
+        let hand = if HAND == 0 { hand } else { HAND as u32 };
         let mask = cap - 1;
         debug_assert!((1..=16).contains(&k) && cap.is_power_of_two() && (1..=8).contains(&hand));
         debug_assert!(run.lens.iter().all(|&l| l >= k));

@@ -211,7 +211,7 @@ pub(super) fn pair_hands<
                     let b = unsafe {
                         macro_rules! battles {
                             ($policy:expr) => {
-                                crate::block::hand_battles::<PICK, TWO, { $policy }>(
+                                crate::block::hand_battles::<PICK, TWO, { $policy }, HAND>(
                                     buf,
                                     base,
                                     cap,
