@@ -582,15 +582,14 @@ mod x86 {
 
     /// Up to `k` hand battles of two seats that both play the card their policy `POLICY` (a
     /// [`policy`] code, not `MIXED`) picks from a full hand of `hand` cards (`HAND`, where it is
-    /// not 0: the size compiled in) and refill its slot
-    /// from the stack, on the rings of `cap` bytes at `base[0]` and `base[1]` of `buf`, under the
-    /// pick-up order `PICK` with an ordered ranking: the same battles, draws and counts as the
-    /// table loop's [`pair_hands`](crate::table), until the first tie. Each battle's slots are
-    /// picked in turn (seat 0's, seat 1's, drawn with a random policy; then, under the shuffled
-    /// pick-up, its bit), and the hands followed in a register; the winners' cards are then
-    /// laid and packed behind everything they hold (onto their won piles with `TWO` piles: no card is drawn from
-    /// an empty stack, as each holds `k`), and the lead changes counted, for the whole block at
-    /// once, as the one-card block does.
+    /// not 0: the size compiled in) and refill its slot from the stack, on the rings of `cap` bytes
+    /// at `base[0]` and `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking:
+    /// the same battles, draws and counts as the table loop's [`pair_hands`](crate::table), until
+    /// the first tie. Each battle's slots are picked in turn (seat 0's, seat 1's, drawn with a
+    /// random policy; then, under the shuffled pick-up, its bit), and the hands followed in a
+    /// register; the winners' cards are then laid and packed behind everything they hold (onto
+    /// their won piles with `TWO` piles: no card is drawn from an empty stack, as each holds `k`),
+    /// and the lead changes counted, for the whole block at once, as the one-card block does.
     ///
     /// # Safety
     /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least

@@ -15,25 +15,25 @@ use crate::state::MAX_PLAYERS;
 
 /// [`plain_run`](super::plain::plain_run) with hands for two seats in the game (a 2-player game, or
 /// the last two of a larger one): the same battles, draws and stops, on two lanes with the policy
-/// `POLICY` (both seats', or `MIXED`), the pick-up order `PICK`, whether the ranking is
-/// `ORDERED` and the hand's size `HAND` (0: read from the rules) compiled in. The general run
-/// spends most of a hand battle moving its state between registers and the stack (its loops over the lanes and the policy chosen per card); two hands,
-/// two heads and the generator fit in registers. With `PRIZE`, each stack's top card is the prize
-/// and the one under it refills the hand. With `TWO` piles, won cards go onto the won piles, and a
-/// seat's stack that has run out is turned over where it draws: for its prize (every prize first),
-/// and at its refill, after its pick. A tie (one that ends a vector block below too) is a war in
-/// the run where [`lane_war`] can play it (the lanes handed over by value: a run that lent them to
-/// the call would keep them in memory). Once a seat's supply (its stack, with its won pile under
-/// two piles) is out, or with a prize down to one card, where the [`Shape`] lets hands play short,
-/// the battles until both supplies are back are [`short_run`]'s, out of the loop, so the battles
-/// with full hands carry nothing for them (they are about 3 % of the battles with hands of 3).
-/// Where both seats play by one policy under an ordered ranking, without a prize or speed, no
-/// ending counts cards and no loop is looked for (a random policy or pick-up, shuffled won piles,
-/// or the leaps of a loop's replay), blocks of up to 16 battles (no more than either stack holds:
-/// under two piles a block turns no pile over) go to the block loop's
-/// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees with
-/// what the seats hold (a leader that is out of the game, or no leader while they hold different
-/// counts, is first settled by a battle here).
+/// `POLICY` (both seats', or `MIXED`), the pick-up order `PICK`, whether the ranking is `ORDERED`
+/// and the hand's size `HAND` (0: read from the rules) compiled in. The general run spends most of
+/// a hand battle moving its state between registers and the stack (its loops over the lanes and the
+/// policy chosen per card); two hands, two heads and the generator fit in registers. With `PRIZE`,
+/// each stack's top card is the prize and the one under it refills the hand. With `TWO` piles, won
+/// cards go onto the won piles, and a seat's stack that has run out is turned over where it draws:
+/// for its prize (every prize first), and at its refill, after its pick. A tie (one that ends a
+/// vector block below too) is a war in the run where [`lane_war`] can play it (the lanes handed
+/// over by value: a run that lent them to the call would keep them in memory). Once a seat's supply
+/// (its stack, with its won pile under two piles) is out, or with a prize down to one card, where
+/// the [`Shape`] lets hands play short, the battles until both supplies are back are
+/// [`short_run`]'s, out of the loop, so the battles with full hands carry nothing for them (they
+/// are about 3 % of the battles with hands of 3). Where both seats play by one policy under an
+/// ordered ranking, without a prize or speed, no ending counts cards and no loop is looked for (a
+/// random policy or pick-up, shuffled won piles, or the leaps of a loop's replay), blocks of up to
+/// 16 battles (no more than either stack holds: under two piles a block turns no pile over) go to
+/// the block loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the
+/// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
+/// they hold different counts, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn pair_hands<
