@@ -303,7 +303,6 @@ impl Rules {
 /// [`Rules::choose_by`] for a deterministic `policy` under an ordered ranking (a card's strength
 /// is its value), on the first `n` slots of a hand in a word (slot `i` in byte `i`): the same
 /// slot, with the values compared in registers rather than looked up card by card.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the vector blocks' only
 #[inline(always)]
 pub(crate) fn choose_ordered(policy: Policy, word: u64, n: usize) -> usize {
     debug_assert!(policy != Policy::Random && (1..=8).contains(&n));

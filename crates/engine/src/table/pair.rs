@@ -141,11 +141,20 @@ pub(super) fn pair_hands<
             let mut p = Short { $($field,)* held: run.held, bare: 0, rng: g };
             let brent = (power, tort, tort_tops);
             // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
+            // (Compiled for the policy where it picks by comparing the hand's values; a random
+            // pick runs the instance that reads the policies, as a mixed pair does.)
             let stop = unsafe {
-                short_run::<2, PRIZE, TWO, PICK, ORDERED>(
-                    r, buf, base, cap, policies, shape, seat, brent, trail, order_buf, &mut p,
-                    $tail,
-                )
+                if ORDERED && POLICY != policy::MIXED && POLICY != policy::RANDOM {
+                    short_run::<2, PRIZE, TWO, PICK, ORDERED, POLICY>(
+                        r, buf, base, cap, policies, shape, seat, brent, trail, order_buf,
+                        &mut p, $tail,
+                    )
+                } else {
+                    short_run::<2, PRIZE, TWO, PICK, ORDERED, { policy::MIXED }>(
+                        r, buf, base, cap, policies, shape, seat, brent, trail, order_buf,
+                        &mut p, $tail,
+                    )
+                }
             };
             let bare;
             Short { $($field,)* held: run.held, bare, rng: g } = p;

@@ -11,7 +11,7 @@ use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
 use crate::cycle::TRAIL;
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules};
+use crate::rules::{Policy, Rules, policy};
 use crate::seats::Seats;
 use crate::state::MAX_PLAYERS;
 
@@ -125,7 +125,7 @@ pub(super) fn plain_run<
             let brent = (power, tort, tort_tops);
             // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of two.
             let stop = unsafe {
-                short_run::<M, PRIZE, TWO, PICK, ORDERED>(
+                short_run::<M, PRIZE, TWO, PICK, ORDERED, { policy::MIXED }>(
                     r, buf, base, cap, policy, shape, seat, brent, trail, order_buf, &mut p,
                     $tail,
                 )

@@ -2,12 +2,13 @@
 //! out of the runs' loops: [`short_run`].
 
 use super::lanes::{
-    best_lane, lane_out, lane_short, leader_lane, order, put_under, refill, refill_card, tops,
+    best_lane, lane_out, lane_short, leader_lane, order, order_prize, put_under, refill,
+    refill_card, tops,
 };
 use super::{LANE, NONE, Shape, Stop, by_seat, seat_mask};
 use crate::cycle::TRAIL;
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules};
+use crate::rules::{Policy, Rules, choose_ordered, policy, policy_of};
 use crate::state::MAX_PLAYERS;
 
 /// A run's position and counts while a hand may be short ([`pair_hands`](super::pair::pair_hands)'
@@ -31,15 +32,17 @@ pub(super) struct Short<const M: usize> {
 
 /// Battles of a run of `M` seats with hands while a seat's supply (its stack, with its won
 /// pile under two piles) is out, or with a `PRIZE` down to one card ([`lane_short`]), as the
-/// general battle plays them. With a prize, each seat with a card in its supply gives its top
+/// general battle plays them. `POLICY` is every seat's where they share a deterministic one
+/// under an `ORDERED` ranking (the pick compares the hand's values in registers), else
+/// `MIXED` (the `policies` read per battle). With a prize, each seat with a card in its supply gives its top
 /// card as its prize first (under two piles, turning its won pile over where its stack is
 /// out; a seat whose supply is out gives none). Each seat picks from the cards in
 /// its hand by its policy; a seat with a supply refills the slot from it (under two piles
 /// turning its won pile over where its stack is out), a seat without one plays its hand down,
-/// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize,
-/// by [`Rules::order_pickup`], as the pots may be uneven), and its
-/// hand, if short, grows back from its supply (`Holdings::top_up`; the others' cannot, for a
-/// hand is short only while its supply is out). With `tail`, the run has just played the
+/// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize
+/// from every seat as the runs do, else by [`Rules::order_pickup`], as the pots are uneven),
+/// and its hand, if short, grows back from its supply (`Holdings::top_up`; the others' cannot,
+/// for a hand is short only while its supply is out). With `tail`, the run has just played the
 /// battle that took a supply out, and that battle's steps after it (the leader, Brent's
 /// count, the cap) come first. Returns `None` once every supply is back (every hand full
 /// again), or why the run stops: a tie (its war is `hand_war`'s, as a war with a supply out
@@ -58,6 +61,7 @@ pub(super) unsafe fn short_run<
     const TWO: bool,
     const PICK: u8,
     const ORDERED: bool,
+    const POLICY: u8,
 >(
     r: &Rules,
     buf: &mut [u8],
@@ -81,6 +85,14 @@ pub(super) unsafe fn short_run<
     let wrap = ones * mask as u64;
     let (grabs, threshold) = shape.grab(seat);
     let lane = |x: u64, i: usize| (x >> (16 * i)) & LANE as u64;
+    // The seats' policy compiled in where the run has one (not `MIXED`): a deterministic one
+    // under an ordered ranking, whose pick compares the hand's values.
+    debug_assert!(POLICY == policy::MIXED || ORDERED && POLICY != policy::RANDOM);
+    let policies = if POLICY == policy::MIXED {
+        policies
+    } else {
+        [policy_of(POLICY); M]
+    };
     loop {
         if tail {
             // `Tally::note_leader`: the one seat holding the most leads, else the lead stays.
@@ -135,7 +147,13 @@ pub(super) unsafe fn short_run<
             let one = 1u64 << (16 * i);
             let n = lane(p.held, i) as usize;
             debug_assert!(n > 0, "a seat in the game holds a card");
-            let slot = r.choose_by(policies[i], &p.words[i].to_le_bytes()[..n], &mut p.rng);
+            // (A deterministic policy under an ordered ranking compares the hand's values in
+            // registers.)
+            let slot = if POLICY != policy::MIXED {
+                choose_ordered(policies[i], p.words[i], n)
+            } else {
+                r.choose_by(policies[i], &p.words[i].to_le_bytes()[..n], &mut p.rng)
+            };
             let card;
             if lane(p.lens + p.wons, i) > 0 {
                 let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
@@ -172,7 +190,13 @@ pub(super) unsafe fn short_run<
         }
         // The best card's lane: `best` has one bit set, none above the `M` lanes.
         let w = best.trailing_zeros() as usize;
-        let (cards, k) = if PRIZE {
+        let (cards, k) = if PRIZE && u32::from(prized) == (1 << M) - 1 {
+            // Every seat gave a prize: the runs' own pick-up of a battle with a prize.
+            (
+                order_prize::<M, PICK>(&mut p.rng, prs, ups, w, shape.layered),
+                2 * M,
+            )
+        } else if PRIZE {
             // Each seat's pot, the prize under its face-up card, in seat order: the general
             // battle's pick-up of its opening.
             let mut pots = [[0u8; 2]; MAX_PLAYERS];
