@@ -152,9 +152,26 @@ pub(super) unsafe fn lane_war<
                     c
                 }};
             }
-            for j in 0..n {
-                turn_over!();
-                pot[len + j] = take!();
+            let head = lane(heads, i);
+            if (!TWO || lane(lens, i) >= n) && n <= 8 && head + 8 <= cap && len + 8 <= ROOM {
+                // The `n` cards at once, as a word from the stack's top (the bytes past them are
+                // overwritten or past the pot's length), where no pile is turned over among them
+                // and the word lies in the stretch and in the pot.
+                // SAFETY: `head + 8 ≤ cap`: the word lies in the stretch, which lies in `buf`.
+                let word = unsafe {
+                    buf.as_ptr()
+                        .add(base[i] + head)
+                        .cast::<[u8; 8]>()
+                        .read_unaligned()
+                };
+                pot[len..len + 8].copy_from_slice(&word);
+                heads = (heads + ((n as u64) << (16 * i))) & wrap;
+                lens -= (n as u64) << (16 * i);
+            } else {
+                for j in 0..n {
+                    turn_over!();
+                    pot[len + j] = take!();
+                }
             }
             let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
             turn_over!();
