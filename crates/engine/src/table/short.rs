@@ -34,12 +34,12 @@ pub(super) struct Short<const M: usize> {
 /// pile under two piles) is out, or with a `PRIZE` down to one card ([`lane_short`]), as the
 /// general battle plays them. `POLICY` is every seat's where they share a deterministic one
 /// under an `ORDERED` ranking (the pick compares the hand's values in registers), else
-/// `MIXED` (the `policies` read per battle). With a prize, each seat with a card in its supply gives its top
-/// card as its prize first (under two piles, turning its won pile over where its stack is
-/// out; a seat whose supply is out gives none). Each seat picks from the cards in
-/// its hand by its policy; a seat with a supply refills the slot from it (under two piles
-/// turning its won pile over where its stack is out), a seat without one plays its hand down,
-/// its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize
+/// `MIXED` (the `policies` read per battle). With a prize, each seat with a card in its
+/// supply gives its top card as its prize first (under two piles, turning its won pile over
+/// where its stack is out; a seat whose supply is out gives none). Each seat picks from the
+/// cards in its hand by its policy; a seat with a supply refills the slot from it (under two
+/// piles turning its won pile over where its stack is out), a seat without one plays its hand
+/// down, its last card moved into the slot (`Holdings::draw_up`). The winner picks up (with a prize
 /// from every seat as the runs do, else by [`Rules::order_pickup`], as the pots are uneven),
 /// and its hand, if short, grows back from its supply (`Holdings::top_up`; the others' cannot,
 /// for a hand is short only while its supply is out). With `tail`, the run has just played the
@@ -85,14 +85,8 @@ pub(super) unsafe fn short_run<
     let wrap = ones * mask as u64;
     let (grabs, threshold) = shape.grab(seat);
     let lane = |x: u64, i: usize| (x >> (16 * i)) & LANE as u64;
-    // The seats' policy compiled in where the run has one (not `MIXED`): a deterministic one
-    // under an ordered ranking, whose pick compares the hand's values.
+    // A policy compiled in (not `MIXED`) is a deterministic one under an ordered ranking.
     debug_assert!(POLICY == policy::MIXED || ORDERED && POLICY != policy::RANDOM);
-    let policies = if POLICY == policy::MIXED {
-        policies
-    } else {
-        [policy_of(POLICY); M]
-    };
     loop {
         if tail {
             // `Tally::note_leader`: the one seat holding the most leads, else the lead stays.
@@ -150,7 +144,7 @@ pub(super) unsafe fn short_run<
             // (A deterministic policy under an ordered ranking compares the hand's values in
             // registers.)
             let slot = if POLICY != policy::MIXED {
-                choose_ordered(policies[i], p.words[i], n)
+                choose_ordered(policy_of(POLICY), p.words[i], n)
             } else {
                 r.choose_by(policies[i], &p.words[i].to_le_bytes()[..n], &mut p.rng)
             };
