@@ -60,8 +60,10 @@ pub(crate) fn available() -> bool {
 
 /// Whether the block loop can play these rules: two seats without hands under an ordered
 /// ranking, a card against a card with one pile or two, or a prize and a card with one pile;
-/// no speed, endings only by all cards or the cap, no loop detection; a deck of at most
-/// [`SMALL_DECK`] cards. Wars of any kind go to the two-seat loops' war.
+/// no speed, no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays:
+/// a block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
+/// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
+/// to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
         // The two-seat loop also plays speed, and a prize with two piles; the block's lanes
@@ -69,9 +71,6 @@ pub(crate) fn plays(r: &Rules) -> bool {
         && r.speed.is_none()
         && !(r.prize && r.two_pile.is_some())
         && r.compare == crate::rules::Compare::Ordered
-        && r.target_cards.is_none()
-        && r.min_cards.is_none()
-        && r.wars_to_win.is_none()
         && !r.detects_cycles()
         && r.cards.total() <= SMALL_DECK
 }
@@ -99,25 +98,45 @@ pub(crate) fn run(
     unsafe {
         // In a plain battle under an ordered ranking the winner's card is the higher one, so
         // winner-first is rank-descending, and loser-first rank-ascending.
+        // (Compiled in: whether an ending counts cards, which bounds each block, or wars.)
+        let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.wars_to_win.is_some();
+        macro_rules! prize {
+            ($pick:expr) => {
+                if counted {
+                    x86::run_prize::<{ $pick }, true>(r, s, t, tally, rng)
+                } else {
+                    x86::run_prize::<{ $pick }, false>(r, s, t, tally, rng)
+                }
+            };
+        }
         if r.prize {
             return match pick_of(r.pickup) {
-                pick::SHUFFLED => x86::run_prize::<{ pick::SHUFFLED }>(r, s, t, tally, rng),
-                pick::SEAT => x86::run_prize::<{ pick::SEAT }>(r, s, t, tally, rng),
-                pick::WINNER => x86::run_prize::<{ pick::WINNER }>(r, s, t, tally, rng),
-                pick::LOSER => x86::run_prize::<{ pick::LOSER }>(r, s, t, tally, rng),
-                pick::DESC => x86::run_prize::<{ pick::DESC }>(r, s, t, tally, rng),
-                _ => x86::run_prize::<{ pick::ASC }>(r, s, t, tally, rng),
+                pick::SHUFFLED => prize!(pick::SHUFFLED),
+                pick::SEAT => prize!(pick::SEAT),
+                pick::WINNER => prize!(pick::WINNER),
+                pick::LOSER => prize!(pick::LOSER),
+                pick::DESC => prize!(pick::DESC),
+                _ => prize!(pick::ASC),
+            };
+        }
+        macro_rules! with {
+            ($pick:expr, $two:expr) => {
+                if counted {
+                    x86::run_with::<$pick, $two, true>(r, s, t, tally, rng)
+                } else {
+                    x86::run_with::<$pick, $two, false>(r, s, t, tally, rng)
+                }
             };
         }
         match (pick_of(r.pickup), r.two_pile.is_some()) {
-            (pick::SHUFFLED, false) => x86::run_with::<0, false>(r, s, t, tally, rng),
-            (pick::SEAT, false) => x86::run_with::<1, false>(r, s, t, tally, rng),
-            (pick::WINNER | pick::DESC, false) => x86::run_with::<2, false>(r, s, t, tally, rng),
-            (_, false) => x86::run_with::<3, false>(r, s, t, tally, rng),
-            (pick::SHUFFLED, true) => x86::run_with::<0, true>(r, s, t, tally, rng),
-            (pick::SEAT, true) => x86::run_with::<1, true>(r, s, t, tally, rng),
-            (pick::WINNER | pick::DESC, true) => x86::run_with::<2, true>(r, s, t, tally, rng),
-            (_, true) => x86::run_with::<3, true>(r, s, t, tally, rng),
+            (pick::SHUFFLED, false) => with!(0, false),
+            (pick::SEAT, false) => with!(1, false),
+            (pick::WINNER | pick::DESC, false) => with!(2, false),
+            (_, false) => with!(3, false),
+            (pick::SHUFFLED, true) => with!(0, true),
+            (pick::SEAT, true) => with!(1, true),
+            (pick::WINNER | pick::DESC, true) => with!(2, true),
+            (_, true) => with!(3, true),
         }
     }
 }
@@ -184,13 +203,14 @@ mod x86 {
     /// battle), 1 by seat (seat 0's card first), 2 the winner's card first, 3 the loser's; with
     /// `TWO`, won cards go onto won piles, and a stack that runs out takes its won pile at the
     /// start of the next battle (turned over where it lies, shuffled there, or the player out,
-    /// by `on_empty`).
+    /// by `on_empty`). With `COUNTED` (an ending that counts cards), a block plays no further
+    /// than the first battle after which such an ending could have come ([`counted_room`]).
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn run_with<const PICKUP: u8, const TWO: bool>(
+    pub(super) unsafe fn run_with<const PICKUP: u8, const TWO: bool, const COUNTED: bool>(
         r: &Rules,
         s: &mut Seats,
         t: &mut Scratch,
@@ -205,6 +225,12 @@ mod x86 {
         let (mut m0, mut m1) = if TWO { (s.m[0], s.m[1]) } else { (0, 0) };
         let total = l0 + l1 + m0 + m1;
         assert!(total <= SMALL_DECK && (TWO || s.m == [0; 4]) && h0 < SLIDE && h1 < SLIDE);
+        // Seat 0's cards at which the game may have ended (all cards without `COUNTED`).
+        let (lo, hi) = if COUNTED {
+            duo::bounds(r, total)
+        } else {
+            (0, total)
+        };
         let on_empty = r.two_pile;
         // Seat 0's cards.
         let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
@@ -272,7 +298,12 @@ mod x86 {
             };
             let ties = u32::from(_mm_cmpeq_epi8_mask(va, vb));
             let higher1 = u32::from(_mm_cmpgt_epu8_mask(vb, va));
-            let room = l0.min(l1).min((cap - battles) as usize).min(16) as u32;
+            let room = l0.min(l1).min((cap - battles) as usize).min(16);
+            let room = if COUNTED {
+                room.min(counted_room(held(l0, m0), lo, hi, 1))
+            } else {
+                room
+            } as u32;
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             if k > 0 {
                 let km = (1u32 << k) - 1;
@@ -329,9 +360,17 @@ mod x86 {
                 battles += k as u32;
                 let t0 = held(l0, m0);
                 lead = lead_after(2 * t0 as i64 - total as i64, w1, k as u32);
-                // Neither end can come before a block's last battle: `k ≤ l0, l1` (a seat
-                // still holds the rest of its stack) and the cap.
-                if t0 == 0 || t0 == total {
+                // No end can come before a block's last battle: `k ≤ l0, l1` (a seat still
+                // holds the rest of its stack), the counted endings' room and the cap.
+                if COUNTED {
+                    if t0 <= lo || t0 >= hi {
+                        (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+                        (s.m[0], s.m[1]) = (m0, m1);
+                        if let Some(end) = duo::counted_end(r, s, t0, total, 0, 0) {
+                            break end;
+                        }
+                    }
+                } else if t0 == 0 || t0 == total {
                     break (EndReason::AllCards, Some(u8::from(t0 == 0)));
                 }
                 if battles >= cap {
@@ -357,7 +396,10 @@ mod x86 {
             let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 1);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, cap) {
+            let ends = (lo, hi, cap);
+            if let Some(end) =
+                after_war::<COUNTED>(r, &out, s, total, &mut lead, &mut changes, battles, ends)
+            {
                 break end;
             }
             // (With one pile, `s.l[1]` is `total - l0`.)
@@ -375,13 +417,14 @@ mod x86 {
     /// the first tie. The battles before it are played all at once under the shuffled pick-up
     /// ([`shuffled_prizes`]; the lead from the winner mask, as in [`run_with`]), and one by one
     /// on the sliding stacks under the others ([`play_prizes`]). A player short of a prize and
-    /// a card after it plays the table loop's battle, as in the two-seat loop.
+    /// a card after it plays the table loop's battle, as in the two-seat loop. `COUNTED` as in
+    /// [`run_with`].
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn run_prize<const PICK: u8>(
+    pub(super) unsafe fn run_prize<const PICK: u8, const COUNTED: bool>(
         r: &Rules,
         s: &mut Seats,
         t: &mut Scratch,
@@ -396,6 +439,11 @@ mod x86 {
         let mut l0 = s.l[0];
         let total = l0 + s.l[1];
         assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
+        let (lo, hi) = if COUNTED {
+            duo::bounds(r, total)
+        } else {
+            (0, total)
+        };
         let layered = r.pickup == Pickup::Played;
         let mut first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
@@ -450,7 +498,13 @@ mod x86 {
             let (ua, ub) = (_mm256_srli_epi16::<8>(va), _mm256_srli_epi16::<8>(vb));
             let ties = u32::from(_mm256_cmpeq_epi16_mask(ua, ub));
             let higher1 = u32::from(_mm256_cmpgt_epu16_mask(ub, ua));
-            let room = (l0 / 2).min(l1 / 2).min((cap - battles) as usize).min(16) as u32;
+            let room = (l0 / 2).min(l1 / 2).min((cap - battles) as usize).min(16);
+            // (Seat 0's cards move by 2 a battle.)
+            let room = if COUNTED {
+                room.min(counted_room(l0, lo, hi, 2))
+            } else {
+                room
+            } as u32;
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             if PICK == pick::SHUFFLED {
                 if k > 0 {
@@ -498,8 +552,17 @@ mod x86 {
             let k = k as usize;
             (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
             battles += k as u32;
-            // Neither end can come before a block's last battle: `2 k ≤ l0, l1` and the cap.
-            if l0 == 0 || l0 == total {
+            // No end can come before a block's last battle: `2 k ≤ l0, l1`, the counted
+            // endings' room and the cap.
+            if COUNTED {
+                // (A deal may start past a bound: only a battle played ends the game.)
+                if k > 0 && (l0 <= lo || l0 >= hi) {
+                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, total - l0);
+                    if let Some(end) = duo::counted_end(r, s, l0, total, 0, 0) {
+                        break end;
+                    }
+                }
+            } else if l0 == 0 || l0 == total {
                 break (EndReason::AllCards, Some(u8::from(l0 == 0)));
             }
             if battles >= cap {
@@ -519,7 +582,10 @@ mod x86 {
             let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 2);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, cap) {
+            let ends = (lo, hi, cap);
+            if let Some(end) =
+                after_war::<COUNTED>(r, &out, s, total, &mut lead, &mut changes, battles, ends)
+            {
                 break end;
             }
             (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
@@ -845,6 +911,18 @@ mod x86 {
         }
     }
 
+    /// The battles a block may play where seat 0 holds `t0` cards, moving by `step` a battle,
+    /// and the game may have ended at `lo` or `hi` ([`duo::bounds`]): no more than the first
+    /// that can reach a bound, so that only the block's last battle can end the game; at least
+    /// one (a deal may start at a bound: the endings are looked at after a battle).
+    #[inline(always)]
+    fn counted_room(t0: usize, lo: usize, hi: usize, step: usize) -> usize {
+        t0.saturating_sub(lo)
+            .min(hi.saturating_sub(t0))
+            .div_ceil(step)
+            .max(1)
+    }
+
     /// The two seats' stretches in the buffer, where the block loops address the cards.
     #[inline(always)]
     fn stretches(s: &mut Seats) -> (*mut u8, *mut u8) {
@@ -857,10 +935,12 @@ mod x86 {
     /// After a war of the block loops, on the seats it left (`battles` counted, the tied battle
     /// included): the lead noted for seat 0's cards, then the end if it came, in the general
     /// loop's order (a draw in the war; every card with one seat, a forfeit if a player could
-    /// not stake the war's cards under `short_war = lose`; the cap).
+    /// not stake the war's cards under `short_war = lose`, with `COUNTED` the endings that count
+    /// cards or wars; the cap). `lo` and `hi` bound seat 0's cards where the game goes on
+    /// ([`duo::bounds`]).
     #[allow(clippy::too_many_arguments)] // the loop's counts, handed over
     #[inline(always)]
-    fn after_war(
+    fn after_war<const COUNTED: bool>(
         r: &Rules,
         out: &War,
         s: &mut Seats,
@@ -868,7 +948,7 @@ mod x86 {
         lead: &mut i64,
         changes: &mut u64,
         battles: u32,
-        cap: u32,
+        (lo, hi, cap): (usize, usize, u32),
     ) -> Option<End> {
         let t0 = s.l[0] + s.m[0];
         *changes += duo::note(lead, t0, total) >> 32;
@@ -878,8 +958,15 @@ mod x86 {
             } => (depth, forfeited),
             War::Draw => return Some((EndReason::DrawInWar, None)),
         };
-        // (The block loop plays no ending that counts cards: only all of them can end it.)
-        if t0 == 0 || t0 == total {
+        if COUNTED {
+            // As the two-seat loop asks.
+            if (t0 <= lo || t0 >= hi || depth > 0 && (forfeited != 0 || r.wars_to_win.is_some()))
+                && let Some(end) = duo::counted_end(r, s, t0, total, depth, forfeited)
+            {
+                return Some(end);
+            }
+        } else if t0 == 0 || t0 == total {
+            // (Only all the cards can end the game here.)
             return duo::counted_end(r, s, t0, total, depth, forfeited);
         }
         (battles >= cap).then(|| duo::at_cap(r, battles, t0, total))

@@ -129,7 +129,7 @@ fn run_picked<const PICK: u8>(
 /// Where a game of seat 0's cards `t0` out of `total` ends for counting cards: all cards, the
 /// target and the minimum give two bounds on `t0`, `lo` and `hi`; at or beyond one of them the
 /// game may have ended (see [`counted_end`]).
-fn bounds(r: &Rules, total: usize) -> (usize, usize) {
+pub(crate) fn bounds(r: &Rules, total: usize) -> (usize, usize) {
     let (mut lo, mut hi) = (0, total);
     if let Some(t) = r.target_cards {
         // Seat 1 reaches the target when t0 ≤ total − target.

@@ -14,8 +14,7 @@
 //!   hands ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking, one pile or two (or a
-//!   prize with one pile), no speed, no card-counting ending, nothing to look for loops in, a
-//!   deck of at most 256 cards.
+//!   prize with one pile), no speed, nothing to look for loops in, a deck of at most 256 cards.
 
 use std::fmt;
 

@@ -289,7 +289,9 @@ fn each_shape_goes_to_its_loop() {
             ],
             HotLoop::Duo,
         ),
-        (vec![("target_cards", "40")], HotLoop::Duo),
+        (vec![("target_cards", "40")], classic),
+        (vec![("min_cards", "5"), ("pile", "two-pile")], classic),
+        (vec![("wars_to_win", "3"), ("prize", "true")], classic),
         (
             vec![("short_war", "lose"), ("battle_limit", "500")],
             classic,
@@ -346,6 +348,53 @@ proptest! {
                 prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, hot);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The endings that count (`target_cards`, `min_cards`, `wars_to_win`) from deals split
+    /// anywhere, with bounds the deal may already be past (the game then ends after its first
+    /// battle) or that a block of battles would cross, with one pile or two and with a prize or
+    /// without: every loop still agrees (the block loop cuts its blocks short at the bounds).
+    #[test]
+    fn counted_endings_play_alike_in_every_loop(
+        order in Just((0u8..52).collect::<Vec<u8>>()).prop_shuffle(),
+        split in 1usize..52,
+        war_down in 0u8..4,
+        pickup in proptest::sample::select(&["shuffled", "winner-first", "loser-first", "seat", "rank-desc"][..]),
+        target in proptest::sample::select(&["none", "none", "2", "20", "27", "30", "40", "51", "52"][..]),
+        min in proptest::sample::select(&["none", "none", "1", "2", "5", "13", "25", "26"][..]),
+        wars in proptest::sample::select(&["none", "none", "1", "3"][..]),
+        on_empty in proptest::sample::select(&["single", "turn-over", "shuffle", "lose"][..]),
+        prize in proptest::bool::ANY,
+        seed in 0u64..1_000_000,
+    ) {
+        let wd = war_down.to_string();
+        let mut pairs = vec![("war_down", wd.as_str()), ("pickup", pickup)];
+        pairs.extend([("target_cards", target), ("min_cards", min), ("wars_to_win", wars)]);
+        if on_empty != "single" {
+            pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
+        }
+        if prize {
+            pairs.push(("prize", "true"));
+        }
+        let rules = Rules::from_pairs(pairs).unwrap();
+        let labels: Vec<&str> = order.iter().map(|&c| rules.cards().label(c / 4)).collect();
+        let text = format!("{} / {}", labels[..split].join(" "), labels[split..].join(" "));
+        let deal = Deal::parse(&rules, &text).unwrap();
+        let mut engine = Engine::new(&rules);
+        let id = GameSeed::new(seed, 0, 0);
+        let general = engine.play_deal_observed(&deal, id, &mut General);
+        for hot in HotLoop::ALL {
+            if engine.force_loop(hot) {
+                prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, hot);
+            }
+        }
+        // Random deals too, many games each.
+        let games: Vec<GameSeed> = (0..8).map(|g| GameSeed::new(seed, 7, g)).collect();
+        every_loop_agrees(&rules, &games)?;
     }
 }
 

@@ -568,6 +568,20 @@ impl Shape {
         )
     }
 
+    /// The battles a block may play from the `battles`-th on, the first `M` lanes of `counts`
+    /// the seats' cards outside their hands (each moving by one a battle), so that only its
+    /// last battle can be one after which [`may_end`](Self::may_end) holds.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn room<const M: usize>(&self, counts: u64, battles: u64) -> usize {
+        let room = (0..M).fold(self.limit.saturating_sub(battles), |room, i| {
+            let c = (counts >> (16 * i)) & LANE as u64;
+            room.min((c + 1).saturating_sub(self.lo))
+                .min(self.hi.saturating_sub(c))
+        });
+        room.min(usize::MAX as u64) as usize
+    }
+
     /// Whether an ending that counts cards may have come after the `battles`-th battle, with
     /// the first `M` lanes of `counts` (16 bits each) the seats' cards outside their hands.
     #[inline(always)]

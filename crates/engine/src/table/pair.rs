@@ -28,9 +28,10 @@ use crate::state::MAX_PLAYERS;
 /// the [`Shape`] lets hands play short, the battles until both supplies are back are
 /// [`short_run`]'s, out of the loop, so the battles with full hands carry nothing for them (they
 /// are about 3 % of the battles with hands of 3). Where both seats play by one policy under an
-/// ordered ranking, without a prize or speed, no ending counts cards and no loop is looked for (a
-/// random policy or pick-up, shuffled won piles, or the leaps of a loop's replay), blocks of up to
-/// 16 battles (no more than either stack holds: under two piles a block turns no pile over) go to
+/// ordered ranking, without a prize or speed, and no loop is looked for (a random policy or
+/// pick-up, shuffled won piles, or the leaps of a loop's replay), blocks of up to 16 battles (no
+/// more than either stack holds: under two piles a block turns no pile over; none past the first
+/// after which an ending that counts cards may have come, [`Shape::room`]) go to
 /// the block loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the
 /// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
 /// they hold different counts, is first settled by a battle here).
@@ -59,17 +60,15 @@ pub(super) fn pair_hands<
     } else {
         [policy_of(POLICY); 2]
     };
-    // Both seats on one policy under an ordered ranking, without a prize, speed, an ending that
-    // counts cards, or a loop to look for: blocks of battles with the block loop's vector code,
-    // where the CPU has it. (Two piles run with the policies read per run, `MIXED`; with one,
-    // `MIXED` means two policies.)
+    // Both seats on one policy under an ordered ranking, without a prize, speed, or a loop to
+    // look for: blocks of battles with the block loop's vector code, where the CPU has it. (Two
+    // piles run with the policies read per run, `MIXED`; with one, `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
     let blocks = !PRIZE
         && (POLICY != policy::MIXED || TWO && policies[0] == policies[1])
         && ORDERED
-        && !shape.counted
         && !shape.cycles
         && shape.speed.is_none()
         && s.vectors();
@@ -182,6 +181,13 @@ pub(super) fn pair_hands<
                 // (Under two piles no card is drawn from an empty stack inside a block: a stack
                 // its last battle empties turns its won pile over in the next battle, below.)
                 let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
+                // (No further than the first battle after which an ending that counts cards
+                // may have come.)
+                let k = if shape.counted {
+                    k.min(shape.room::<2>(lens + wons, battles))
+                } else {
+                    k
+                };
                 let (m0, m1) = if TWO {
                     (wons as usize & LANE, (wons >> 16) as usize & LANE)
                 } else {
@@ -262,7 +268,7 @@ pub(super) fn pair_hands<
                         // (A seat with no stack left under two piles has its won pile to turn
                         // over, in the next battle.)
                         let out = |p: usize| hr.lens[p] + if TWO { hr.wons[p] } else { 0 } == 0;
-                        if out(0) || out(1) {
+                        if out(0) || out(1) || shape.may_end::<2>(lens + wons, battles) {
                             let w = (b.won1 >> (b.played - 1)) as usize & 1;
                             break Stop::Check(seat[w]);
                         }
