@@ -5,7 +5,8 @@
 //! stacks, and the two cards go behind every card the winner holds now (under its stack, or
 //! onto its won pile with two piles). So the next `min(l0, l1)` battles, up to the first tie,
 //! depend only on cards already in the stacks, and a block plays them together:
-//! - one compare of sixteen cards against sixteen finds the first tie and every winner;
+//! - one compare of sixteen cards against sixteen finds the first tie and every winner (under a
+//!   beats-table ranking, two byte permutes look the sixteen outcomes up);
 //! - the pairs are laid side by side (each turned round where the pick-up order says so) and
 //!   each seat's winnings are packed into place with one compress and one store;
 //! - the lead changes come from the running margin, computed for all sixteen battles at once
@@ -35,7 +36,9 @@
 use crate::duo::{self, War};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
-use crate::rules::{OnEmpty, Pickup, Rules, choose_ordered, pick, pick_of, policy, policy_of};
+use crate::rules::{
+    Compare, OnEmpty, Pickup, Rules, choose_ordered, pick, pick_of, policy, policy_of,
+};
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
 use crate::state::{End, Scratch, Tally};
 
@@ -46,6 +49,7 @@ pub(crate) fn available() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vbmi")
             && std::is_x86_feature_detected!("avx512vbmi2")
             && std::is_x86_feature_detected!("avx512bitalg")
             && std::is_x86_feature_detected!("popcnt")
@@ -60,6 +64,8 @@ pub(crate) fn available() -> bool {
 
 /// Whether the block loop can play these rules: two seats without hands under an ordered
 /// ranking, a card against a card with one pile or two, or a prize and a card with one pile;
+/// under a beats-table ranking of at most 16 values a card against a card, picked up in any
+/// order but by rank (the sixteen battles' outcomes looked up in [`duo::duel_table`] at once);
 /// no speed, no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays:
 /// a block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
 /// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
@@ -70,7 +76,12 @@ pub(crate) fn plays(r: &Rules) -> bool {
         // do not.
         && r.speed.is_none()
         && !(r.prize && r.two_pile.is_some())
-        && r.compare == crate::rules::Compare::Ordered
+        && match &r.compare {
+            Compare::Ordered => true,
+            &Compare::Table { values, .. } => {
+                values <= 16 && !r.prize && !matches!(pick_of(r.pickup), pick::DESC | pick::ASC)
+            }
+        }
         && !r.detects_cycles()
         && r.cards.total() <= SMALL_DECK
 }
@@ -80,6 +91,7 @@ pub(crate) fn run(
     r: &Rules,
     s: &mut Seats,
     t: &mut Scratch,
+    duel: &[u8],
     tally: Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
@@ -119,12 +131,23 @@ pub(crate) fn run(
                 _ => prize!(pick::ASC),
             };
         }
+        // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.)
+        let table = !duel.is_empty();
         macro_rules! with {
             ($pick:expr, $two:expr) => {
-                if counted {
-                    x86::run_with::<$pick, $two, true>(r, s, t, tally, rng)
-                } else {
-                    x86::run_with::<$pick, $two, false>(r, s, t, tally, rng)
+                match (counted, table) {
+                    (true, true) => {
+                        x86::run_with::<$pick, $two, true, true>(r, s, t, duel, tally, rng)
+                    }
+                    (true, false) => {
+                        x86::run_with::<$pick, $two, true, false>(r, s, t, duel, tally, rng)
+                    }
+                    (false, true) => {
+                        x86::run_with::<$pick, $two, false, true>(r, s, t, duel, tally, rng)
+                    }
+                    (false, false) => {
+                        x86::run_with::<$pick, $two, false, false>(r, s, t, duel, tally, rng)
+                    }
                 }
             };
         }
@@ -205,15 +228,22 @@ mod x86 {
     /// start of the next battle (turned over where it lies, shuffled there, or the player out,
     /// by `on_empty`). With `COUNTED` (an ending that counts cards), a block plays no further
     /// than the first battle after which such an ending could have come ([`counted_room`]).
+    /// With `TABLE` the outcomes come from the beats-table ranking's `duel` ([`duel_outcomes`]).
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn run_with<const PICKUP: u8, const TWO: bool, const COUNTED: bool>(
+    pub(super) unsafe fn run_with<
+        const PICKUP: u8,
+        const TWO: bool,
+        const COUNTED: bool,
+        const TABLE: bool,
+    >(
         r: &Rules,
         s: &mut Seats,
         t: &mut Scratch,
+        duel: &[u8],
         mut tally: Tally,
         rng: &mut GameRng,
     ) -> GameRecord {
@@ -232,6 +262,14 @@ mod x86 {
             (0, total)
         };
         let on_empty = r.two_pile;
+        // The outcome table in four registers: a card against a card is byte `16 a + b`.
+        let outcomes = if TABLE {
+            assert!(duel.len() == 256);
+            // SAFETY: `duel` holds 256 bytes (asserted).
+            unsafe { std::array::from_fn(|i| _mm512_loadu_si512(duel.as_ptr().add(64 * i).cast())) }
+        } else {
+            [_mm512_setzero_si512(); 4]
+        };
         // Seat 0's cards.
         let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
         let first = tally.battles;
@@ -296,8 +334,15 @@ mod x86 {
                     _mm_loadu_si128(s1.add(h1).cast()),
                 )
             };
-            let ties = u32::from(_mm_cmpeq_epi8_mask(va, vb));
-            let higher1 = u32::from(_mm_cmpgt_epu8_mask(vb, va));
+            // `higher1`: the battles seat 1 wins.
+            let (ties, higher1) = if TABLE {
+                duel_outcomes(&outcomes, va, vb)
+            } else {
+                (
+                    u32::from(_mm_cmpeq_epi8_mask(va, vb)),
+                    u32::from(_mm_cmpgt_epu8_mask(vb, va)),
+                )
+            };
             let room = l0.min(l1).min((cap - battles) as usize).min(16);
             let room = if COUNTED {
                 room.min(counted_room(held(l0, m0), lo, hi, 1))
@@ -393,7 +438,7 @@ mod x86 {
             if TWO {
                 (s.m[0], s.m[1]) = (m0, m1);
             }
-            let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 1);
+            let out = duo::war(r, t, s, &mut tally, rng, duel, a, b, 1);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let ends = (lo, hi, cap);
@@ -921,6 +966,30 @@ mod x86 {
             .min(hi.saturating_sub(t0))
             .div_ceil(step)
             .max(1)
+    }
+
+    /// The battles of a block under a beats-table ranking: which are ties and which seat 1
+    /// wins (bit `i` for battle `i`), for seat 0's sixteen cards `va` against seat 1's `vb`,
+    /// each value below 16, looked up at byte `16 a + b` of the 256-byte outcome table
+    /// [`duo::duel_table`] in `outcomes`: two two-register byte permutes (each reading 128 bytes
+    /// by an index's low seven bits) and the index's top bit choosing between them.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+    #[inline]
+    fn duel_outcomes(outcomes: &[__m512i; 4], va: __m128i, vb: __m128i) -> (u32, u32) {
+        // (Values below 16: the shift moves no bit into the next byte.)
+        let idx = _mm_or_si128(_mm_slli_epi16::<4>(va), vb);
+        let wide = _mm512_castsi128_si512(idx);
+        let low = _mm512_permutex2var_epi8(outcomes[0], wide, outcomes[1]);
+        let high = _mm512_permutex2var_epi8(outcomes[2], wide, outcomes[3]);
+        let out = _mm_mask_blend_epi8(
+            _mm_movepi8_mask(idx),
+            _mm512_castsi512_si128(low),
+            _mm512_castsi512_si128(high),
+        );
+        (
+            u32::from(_mm_cmpeq_epi8_mask(out, _mm_set1_epi8(2))),
+            u32::from(_mm_cmpeq_epi8_mask(out, _mm_set1_epi8(1))),
+        )
     }
 
     /// The two seats' stretches in the buffer, where the block loops address the cards.

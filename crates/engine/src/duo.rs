@@ -37,23 +37,39 @@ pub(crate) fn plays(r: &Rules) -> bool {
 }
 
 /// The outcome of a plain battle under a beats-table, for every pair of values: 0 seat 0's card
-/// wins, 1 seat 1's, 2 a tie (war).
+/// wins, 1 seat 1's, 2 a tie (war); `a` against `b` at `a * stride + b` ([`duel_stride`]).
 pub(crate) fn duel_table(r: &Rules) -> Vec<u8> {
     match &r.compare {
         Compare::Ordered => Vec::new(),
-        Compare::Table { values, beats, .. } => (0..values * values)
-            .map(|i| {
-                let (a, b) = (i / values, i % values);
-                if beats[a * values + b] {
-                    0
-                } else if beats[b * values + a] {
-                    1
-                } else {
-                    2
-                }
-            })
-            .collect(),
+        &Compare::Table {
+            values, ref beats, ..
+        } => {
+            let stride = duel_stride(values);
+            (0..stride * stride)
+                .map(|i| {
+                    let (a, b) = (i / stride, i % stride);
+                    if a >= values || b >= values {
+                        // (No card has this value.)
+                        2
+                    } else if beats[a * values + b] {
+                        0
+                    } else if beats[b * values + a] {
+                        1
+                    } else {
+                        2
+                    }
+                })
+                .collect()
+        }
     }
+}
+
+/// The row length of [`duel_table`] for `values` values: 16 where they fit, so that the table
+/// is 256 bytes which the block loop looks a card against a card up in with a byte index
+/// `16 a + b` (four 64-byte registers).
+#[inline(always)]
+pub(crate) fn duel_stride(values: usize) -> usize {
+    values.max(16)
 }
 
 /// Everything a two-seat game needs besides its cards.
@@ -622,7 +638,7 @@ fn record_packed(tally: &Tally, first: u64, acc: u64, turned: u64, end: End) -> 
 #[inline(always)]
 fn duel_of<const TABLE: bool>(duel: &[u8], values: usize, a: u8, b: u8) -> u8 {
     if TABLE {
-        duel[usize::from(a) * values + usize::from(b)]
+        duel[usize::from(a) * duel_stride(values) + usize::from(b)]
     } else if a == b {
         2
     } else {

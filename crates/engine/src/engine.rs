@@ -13,8 +13,9 @@
 //! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for the 2-player rule sets without
 //!   hands ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
-//!   sets it plays ([`block::plays`]): no hands, an ordered ranking, one pile or two (or a
-//!   prize with one pile), no speed, nothing to look for loops in, a deck of at most 256 cards.
+//!   sets it plays ([`block::plays`]): no hands, an ordered ranking (or a beats-table without
+//!   a prize or a pick-up by rank), one pile or two (or a prize with one pile), no speed,
+//!   nothing to look for loops in, a deck of at most 256 cards.
 
 use std::fmt;
 
@@ -163,7 +164,7 @@ impl LastTwo {
         let s = &mut self.seats;
         let mut record = match self.hot.expect("handed over only to a loop") {
             #[cfg(target_arch = "x86_64")]
-            HotLoop::Block => block::run(r, s, &mut self.scratch, tally, rng),
+            HotLoop::Block => block::run(r, s, &mut self.scratch, &self.duel, tally, rng),
             _ => {
                 let ctx = duo::Ctx {
                     r,
@@ -401,7 +402,7 @@ impl Engine {
                 duo::run(ctx, s, tally, rng)
             }
             #[cfg(target_arch = "x86_64")]
-            HotLoop::Block => block::run(r, s, t, tally, rng),
+            HotLoop::Block => block::run(r, s, t, &self.duel, tally, rng),
             #[cfg(not(target_arch = "x86_64"))]
             HotLoop::Block => unreachable!("no block loop off x86-64"),
         }

@@ -270,7 +270,20 @@ fn each_shape_goes_to_its_loop() {
     for (pairs, want) in [
         (vec![], classic),
         (vec![("pickup", "seat")], HotLoop::Duo),
-        (vec![("ranking", "peasant")], HotLoop::Duo),
+        (vec![("ranking", "peasant")], classic),
+        (
+            vec![("ranking", "low-beats-high"), ("pile", "two-pile")],
+            classic,
+        ),
+        // A beats-table ranking picked up by rank, or with a prize: the two-seat loop.
+        (
+            vec![("ranking", "peasant"), ("pickup", "rank-desc")],
+            HotLoop::Duo,
+        ),
+        (
+            vec![("ranking", "peasant"), ("prize", "true")],
+            HotLoop::Duo,
+        ),
         (vec![("pile", "two-pile")], classic),
         (
             vec![
