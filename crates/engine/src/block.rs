@@ -4,7 +4,8 @@
 //! Between two wars the game needs no decisions: battle `i` compares the `i`-th cards of the two
 //! stacks, and the two cards go behind every card the winner holds now (under its stack, or
 //! onto its won pile with two piles). So the next `min(l0, l1)` battles, up to the first tie,
-//! depend only on cards already in the stacks, and a block plays them together:
+//! depend only on cards already in the stacks (no more than one after which an ending that
+//! counts cards may have come), and a block plays them together:
 //! - one compare of sixteen cards against sixteen finds the first tie and every winner (under a
 //!   beats-table ranking, two byte permutes look the sixteen outcomes up);
 //! - the pairs are laid side by side (each turned round where the pick-up order says so) and
@@ -131,8 +132,11 @@ pub(crate) fn run(
                 _ => prize!(pick::ASC),
             };
         }
-        // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.)
+        // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.
+        // Under one, winner-first is not rank-descending: `plays()` keeps the orders by rank
+        // off, and a wrong dispatch would play other games.)
         let table = !duel.is_empty();
+        assert!(!table || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC));
         macro_rules! with {
             ($pick:expr, $two:expr) => {
                 match (counted, table) {
@@ -226,8 +230,9 @@ mod x86 {
     /// battle), 1 by seat (seat 0's card first), 2 the winner's card first, 3 the loser's; with
     /// `TWO`, won cards go onto won piles, and a stack that runs out takes its won pile at the
     /// start of the next battle (turned over where it lies, shuffled there, or the player out,
-    /// by `on_empty`). With `COUNTED` (an ending that counts cards), a block plays no further
-    /// than the first battle after which such an ending could have come ([`counted_room`]).
+    /// by `on_empty`). With `COUNTED` (an ending that counts cards, or `wars_to_win`), a block
+    /// plays no further than the first battle after which an ending that counts cards could
+    /// have come ([`counted_room`]), and the endings are asked after each war.
     /// With `TABLE` the outcomes come from the beats-table ranking's `duel` ([`duel_outcomes`]).
     ///
     /// # Safety
