@@ -324,6 +324,53 @@ fn each_shape_goes_to_its_loop() {
     }
 }
 
+/// `pairs` with one pile (`on_empty` "single") or two under `on_empty`, and a prize or not.
+fn split_deal_rules<'a>(
+    mut pairs: Vec<(&'a str, &'a str)>,
+    on_empty: &'a str,
+    prize: bool,
+) -> Rules {
+    if on_empty != "single" {
+        pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
+    }
+    if prize {
+        pairs.push(("prize", "true"));
+    }
+    Rules::from_pairs(pairs).unwrap()
+}
+
+/// The deck in `order` dealt as the first `split` cards to seat 0 and the rest to seat 1:
+/// every loop that can play `rules` plays the general loop's game.
+fn split_deal_agrees(
+    rules: &Rules,
+    order: &[u8],
+    split: usize,
+    seed: u64,
+) -> Result<(), TestCaseError> {
+    let labels: Vec<&str> = order.iter().map(|&c| rules.cards().label(c / 4)).collect();
+    let text = format!(
+        "{} / {}",
+        labels[..split].join(" "),
+        labels[split..].join(" ")
+    );
+    let deal = Deal::parse(rules, &text).unwrap();
+    let mut engine = Engine::new(rules);
+    let id = GameSeed::new(seed, 0, 0);
+    let general = engine.play_deal_observed(&deal, id, &mut General);
+    for hot in HotLoop::ALL {
+        if engine.force_loop(hot) {
+            prop_assert_eq!(
+                engine.play_deal(&deal, id),
+                general,
+                "{} ({} loop)",
+                text,
+                hot
+            );
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -342,25 +389,9 @@ proptest! {
         seed in 0u64..1_000_000,
     ) {
         let wd = war_down.to_string();
-        let mut pairs = vec![("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit)];
-        if on_empty != "single" {
-            pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
-        }
-        if prize {
-            pairs.push(("prize", "true"));
-        }
-        let rules = Rules::from_pairs(pairs).unwrap();
-        let labels: Vec<&str> = order.iter().map(|&c| rules.cards().label(c / 4)).collect();
-        let text = format!("{} / {}", labels[..split].join(" "), labels[split..].join(" "));
-        let deal = Deal::parse(&rules, &text).unwrap();
-        let mut engine = Engine::new(&rules);
-        let id = GameSeed::new(seed, 0, 0);
-        let general = engine.play_deal_observed(&deal, id, &mut General);
-        for hot in HotLoop::ALL {
-            if engine.force_loop(hot) {
-                prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, hot);
-            }
-        }
+        let pairs = vec![("war_down", wd.as_str()), ("pickup", pickup), ("battle_limit", limit)];
+        let rules = split_deal_rules(pairs, on_empty, prize);
+        split_deal_agrees(&rules, &order, split, seed)?;
     }
 }
 
@@ -392,24 +423,8 @@ proptest! {
         let wd = war_down.to_string();
         let mut pairs = vec![("war_down", wd.as_str()), ("pickup", pickup), ("ranking", ranking)];
         pairs.extend([("target_cards", target), ("min_cards", min), ("wars_to_win", wars)]);
-        if on_empty != "single" {
-            pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
-        }
-        if prize {
-            pairs.push(("prize", "true"));
-        }
-        let rules = Rules::from_pairs(pairs).unwrap();
-        let labels: Vec<&str> = order.iter().map(|&c| rules.cards().label(c / 4)).collect();
-        let text = format!("{} / {}", labels[..split].join(" "), labels[split..].join(" "));
-        let deal = Deal::parse(&rules, &text).unwrap();
-        let mut engine = Engine::new(&rules);
-        let id = GameSeed::new(seed, 0, 0);
-        let general = engine.play_deal_observed(&deal, id, &mut General);
-        for hot in HotLoop::ALL {
-            if engine.force_loop(hot) {
-                prop_assert_eq!(engine.play_deal(&deal, id), general, "{} ({} loop)", text, hot);
-            }
-        }
+        let rules = split_deal_rules(pairs, on_empty, prize);
+        split_deal_agrees(&rules, &order, split, seed)?;
         // Random deals too, many games each.
         let games: Vec<GameSeed> = (0..8).map(|g| GameSeed::new(seed, 7, g)).collect();
         every_loop_agrees(&rules, &games)?;
