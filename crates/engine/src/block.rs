@@ -67,7 +67,8 @@ pub(crate) fn available() -> bool {
 /// ranking, a card against a card with one pile or two, or a prize and a card with one pile;
 /// under a beats-table ranking of at most 16 values a card against a card, picked up in any
 /// order but by rank (the sixteen battles' outcomes looked up in [`duo::duel_table`] at once);
-/// no speed, no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays:
+/// `speed` without a prize, not picked up by rank either (seat 0's grabs drawn battle by
+/// battle); no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays:
 /// a block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
 /// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
 /// to the two-seat loops' war.
@@ -75,8 +76,9 @@ pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
         // The two-seat loop also plays speed, and a prize with two piles; the block's lanes
         // do not.
-        && r.speed.is_none()
-        && !(r.prize && r.two_pile.is_some())
+        && !(r.prize && (r.two_pile.is_some() || r.speed.is_some()))
+        // (A grabbed battle goes to seat 0 whatever the cards: winner-first is not by rank.)
+        && !(r.speed.is_some() && matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
         && match &r.compare {
             Compare::Ordered => true,
             &Compare::Table { values, .. } => {
@@ -133,25 +135,27 @@ pub(crate) fn run(
             };
         }
         // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.
-        // Under one, winner-first is not rank-descending: `plays()` keeps the orders by rank
-        // off, and a wrong dispatch would play other games.)
+        // Under one, or under `speed`, winner-first is not rank-descending: `plays()` keeps the
+        // orders by rank off, and a wrong dispatch would play other games.)
         let table = !duel.is_empty();
-        assert!(!table || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC));
+        let speed = r.speed.is_some();
+        assert!(!(table || speed) || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC));
+        macro_rules! go {
+            ($pick:expr, $two:expr, $c:expr, $t:expr, $s:expr) => {
+                x86::run_with::<$pick, $two, $c, $t, $s>(r, s, t, duel, tally, rng)
+            };
+        }
         macro_rules! with {
             ($pick:expr, $two:expr) => {
-                match (counted, table) {
-                    (true, true) => {
-                        x86::run_with::<$pick, $two, true, true>(r, s, t, duel, tally, rng)
-                    }
-                    (true, false) => {
-                        x86::run_with::<$pick, $two, true, false>(r, s, t, duel, tally, rng)
-                    }
-                    (false, true) => {
-                        x86::run_with::<$pick, $two, false, true>(r, s, t, duel, tally, rng)
-                    }
-                    (false, false) => {
-                        x86::run_with::<$pick, $two, false, false>(r, s, t, duel, tally, rng)
-                    }
+                match (counted, table, speed) {
+                    (true, true, true) => go!($pick, $two, true, true, true),
+                    (true, true, false) => go!($pick, $two, true, true, false),
+                    (true, false, true) => go!($pick, $two, true, false, true),
+                    (true, false, false) => go!($pick, $two, true, false, false),
+                    (false, true, true) => go!($pick, $two, false, true, true),
+                    (false, true, false) => go!($pick, $two, false, true, false),
+                    (false, false, true) => go!($pick, $two, false, false, true),
+                    (false, false, false) => go!($pick, $two, false, false, false),
                 }
             };
         }
@@ -234,6 +238,9 @@ mod x86 {
     /// plays no further than the first battle after which an ending that counts cards could
     /// have come ([`counted_room`]), and the endings are asked after each war.
     /// With `TABLE` the outcomes come from the beats-table ranking's `duel` ([`duel_outcomes`]).
+    /// With `SPEED`, seat 0 grabs a battle's cards before they are compared when a draw falls
+    /// below the rules' threshold (a draw every battle, before its pick-up bit): a grabbed
+    /// battle is seat 0's, a tie or not.
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
@@ -244,6 +251,7 @@ mod x86 {
         const TWO: bool,
         const COUNTED: bool,
         const TABLE: bool,
+        const SPEED: bool,
     >(
         r: &Rules,
         s: &mut Seats,
@@ -275,6 +283,7 @@ mod x86 {
         } else {
             [_mm512_setzero_si512(); 4]
         };
+        let speed = r.speed.unwrap_or(0);
         // Seat 0's cards.
         let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
         let first = tally.battles;
@@ -354,6 +363,31 @@ mod x86 {
             } else {
                 room
             } as u32;
+            // Under `speed`, the draws battle by battle up to the first tie not grabbed (whose
+            // draw is made: the war comes after it), with the pick-up bits' buffer refilled
+            // where it runs out, after the draw of the battle that needs the new word.
+            let mut refill = 0;
+            let (ties, higher1) = if SPEED {
+                let avail = if PICKUP == 0 {
+                    63 - (bits | 1).leading_zeros()
+                } else {
+                    u32::MAX
+                };
+                let mut grab = 0u32;
+                for i in 0..room {
+                    let grabbed = rng.next_u64() < speed;
+                    grab |= u32::from(grabbed) << i;
+                    if ties >> i & 1 != 0 && !grabbed {
+                        break;
+                    }
+                    if i == avail {
+                        refill = rng.next_u64();
+                    }
+                }
+                (ties & !grab, higher1 & !grab)
+            } else {
+                (ties, higher1)
+            };
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             if k > 0 {
                 let km = (1u32 << k) - 1;
@@ -368,8 +402,9 @@ mod x86 {
                             bits >>= k;
                             s
                         } else {
-                            // What is left, then a fresh word, as `bit()` would refill.
-                            let x = rng.next_u64();
+                            // What is left, then a fresh word, as `bit()` would refill (drawn
+                            // above under `speed`, between two battles' draws).
+                            let x = if SPEED { refill } else { rng.next_u64() };
                             let need = k - avail;
                             let s = (bits as u32 & ((1 << avail) - 1))
                                 | ((x as u32 & ((1 << need) - 1)) << avail);

@@ -15,7 +15,8 @@
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking (or a beats-table of at
 //!   most 16 values without a prize or a pick-up by rank), one pile or two (or a prize with
-//!   one pile), no speed, nothing to look for loops in, a deck of at most 256 cards.
+//!   one pile), `speed` only without a prize and not picked up by rank, nothing to look for
+//!   loops in, a deck of at most 256 cards.
 
 use std::fmt;
 
