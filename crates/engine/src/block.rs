@@ -74,8 +74,8 @@ pub(crate) fn available() -> bool {
 /// to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
-        // The two-seat loop also plays speed, and a prize with two piles; the block's lanes
-        // do not.
+        // The two-seat loop also plays a prize with two piles or with speed; the prize block
+        // does not.
         && !(r.prize && (r.two_pile.is_some() || r.speed.is_some()))
         // (A grabbed battle goes to seat 0 whatever the cards: winner-first is not by rank.)
         && !(r.speed.is_some() && matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
@@ -125,6 +125,9 @@ pub(crate) fn run(
             };
         }
         if r.prize {
+            // (The prize block plays neither two piles nor speed: a wrong dispatch would play
+            // other games.)
+            assert!(r.two_pile.is_none() && r.speed.is_none());
             return match pick_of(r.pickup) {
                 pick::SHUFFLED => prize!(pick::SHUFFLED),
                 pick::SEAT => prize!(pick::SEAT),

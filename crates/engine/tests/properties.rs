@@ -436,8 +436,8 @@ proptest! {
 
 /// The shapes the specialised loops play without handing battles to the general loop: the
 /// table loop's ring (3–4 players, no loop detection; one pile or two, with a prize or speed
-/// or neither), the two-seat loop with a prize or speed (and the block loop with a prize or two
-/// piles). Drawn often here (the fully random rule sets above reach them rarely), each compared
+/// or neither), the two-seat loop with a prize or speed (and the block loop with a prize, two
+/// piles or speed). Drawn often here (the fully random rule sets above reach them rarely), each compared
 /// with the general loop game by game; the ring's count below is of those without a prize or
 /// speed, enough to see that the draws reach it.
 #[test]
