@@ -65,8 +65,8 @@ pub(crate) fn available() -> bool {
 
 /// Whether the block loop can play these rules: two seats without hands under an ordered
 /// ranking, a card against a card with one pile or two, or a prize and a card with one pile;
-/// under a beats-table ranking of at most 16 values a card against a card, picked up in any
-/// order but by rank (the sixteen battles' outcomes looked up in [`duo::duel_table`] at once);
+/// under a beats-table ranking of at most 16 values, with a prize or picked up in any order but
+/// by rank (the sixteen battles' outcomes looked up in [`duo::duel_table`] at once);
 /// `speed` without a prize, not picked up by rank either (seat 0's grabs drawn battle by
 /// battle); no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays:
 /// a block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
@@ -81,8 +81,10 @@ pub(crate) fn plays(r: &Rules) -> bool {
         && !(r.speed.is_some() && matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
         && match &r.compare {
             Compare::Ordered => true,
+            // (With a prize the orders by rank are the prize block's own, not winner-first.)
             &Compare::Table { values, .. } => {
-                values <= 16 && !r.prize && !matches!(pick_of(r.pickup), pick::DESC | pick::ASC)
+                values <= 16
+                    && (r.prize || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
             }
         }
         && !r.detects_cycles()
@@ -115,12 +117,22 @@ pub(crate) fn run(
         // winner-first is rank-descending, and loser-first rank-ascending.
         // (Compiled in: whether an ending counts cards, which bounds each block, or wars.)
         let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.wars_to_win.is_some();
+        let table = !duel.is_empty();
         macro_rules! prize {
             ($pick:expr) => {
-                if counted {
-                    x86::run_prize::<{ $pick }, true>(r, s, t, tally, rng)
-                } else {
-                    x86::run_prize::<{ $pick }, false>(r, s, t, tally, rng)
+                match (counted, table) {
+                    (true, true) => {
+                        x86::run_prize::<{ $pick }, true, true>(r, s, t, duel, tally, rng)
+                    }
+                    (true, false) => {
+                        x86::run_prize::<{ $pick }, true, false>(r, s, t, duel, tally, rng)
+                    }
+                    (false, true) => {
+                        x86::run_prize::<{ $pick }, false, true>(r, s, t, duel, tally, rng)
+                    }
+                    (false, false) => {
+                        x86::run_prize::<{ $pick }, false, false>(r, s, t, duel, tally, rng)
+                    }
                 }
             };
         }
@@ -140,7 +152,6 @@ pub(crate) fn run(
         // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.
         // Under one, or under `speed`, winner-first is not rank-descending: `plays()` keeps the
         // orders by rank off, and a wrong dispatch would play other games.)
-        let table = !duel.is_empty();
         let speed = r.speed.is_some();
         assert!(!(table || speed) || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC));
         macro_rules! go {
@@ -278,14 +289,7 @@ mod x86 {
             (0, total)
         };
         let on_empty = r.two_pile;
-        // The outcome table in four registers: a card against a card is byte `16 a + b`.
-        let outcomes = if TABLE {
-            assert!(duel.len() == 256);
-            // SAFETY: `duel` holds 256 bytes (asserted).
-            unsafe { std::array::from_fn(|i| _mm512_loadu_si512(duel.as_ptr().add(64 * i).cast())) }
-        } else {
-            [_mm512_setzero_si512(); 4]
-        };
+        let outcomes = outcome_registers::<TABLE>(duel);
         let speed = r.speed.unwrap_or(0);
         // Seat 0's cards.
         let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
@@ -505,17 +509,18 @@ mod x86 {
     /// the first tie. The battles before it are played all at once under the shuffled pick-up
     /// ([`shuffled_prizes`]; the lead from the winner mask, as in [`run_with`]), and one by one
     /// on the sliding stacks under the others ([`play_prizes`]). A player short of a prize and
-    /// a card after it plays the table loop's battle, as in the two-seat loop. `COUNTED` as in
-    /// [`run_with`].
+    /// a card after it plays the table loop's battle, as in the two-seat loop. `COUNTED` and
+    /// `TABLE` (the face-up cards' outcomes looked up in `duel`) as in [`run_with`].
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn run_prize<const PICK: u8, const COUNTED: bool>(
+    pub(super) unsafe fn run_prize<const PICK: u8, const COUNTED: bool, const TABLE: bool>(
         r: &Rules,
         s: &mut Seats,
         t: &mut Scratch,
+        duel: &[u8],
         mut tally: Tally,
         rng: &mut GameRng,
     ) -> GameRecord {
@@ -533,6 +538,7 @@ mod x86 {
             (0, total)
         };
         let layered = r.pickup == Pickup::Played;
+        let outcomes = outcome_registers::<TABLE>(duel);
         let mut first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
@@ -584,8 +590,16 @@ mod x86 {
             };
             // The face-up cards: the odd bytes, one to a 16-bit lane.
             let (ua, ub) = (_mm256_srli_epi16::<8>(va), _mm256_srli_epi16::<8>(vb));
-            let ties = u32::from(_mm256_cmpeq_epi16_mask(ua, ub));
-            let higher1 = u32::from(_mm256_cmpgt_epu16_mask(ub, ua));
+            let (ties, higher1) = if TABLE {
+                // (The face-up cards as bytes, sixteen battles' in order.)
+                let (a, b) = (_mm256_cvtepi16_epi8(ua), _mm256_cvtepi16_epi8(ub));
+                duel_outcomes(&outcomes, a, b)
+            } else {
+                (
+                    u32::from(_mm256_cmpeq_epi16_mask(ua, ub)),
+                    u32::from(_mm256_cmpgt_epu16_mask(ub, ua)),
+                )
+            };
             let room = (l0 / 2).min(l1 / 2).min((cap - battles) as usize).min(16);
             // (Seat 0's cards move by 2 a battle.)
             let room = if COUNTED {
@@ -667,7 +681,7 @@ mod x86 {
             let (a, b) = unsafe { (*s0.add(h0 + 1), *s1.add(h1 + 1)) };
             (s.h[0], s.h[1]) = (h0 + 2, h1 + 2);
             (s.l[0], s.l[1]) = (l0 - 2, total - l0 - 2);
-            let out = duo::war(r, t, s, &mut tally, rng, &[], a, b, 2);
+            let out = duo::war(r, t, s, &mut tally, rng, duel, a, b, 2);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let ends = (lo, hi, cap);
@@ -1009,6 +1023,20 @@ mod x86 {
             .min(hi.saturating_sub(t0))
             .div_ceil(step)
             .max(1)
+    }
+
+    /// The outcome table in four registers (with `TABLE`; zeros, unused, without): a card `a`
+    /// against a card `b` is byte `16 a + b` ([`duo::duel_table`]).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn outcome_registers<const TABLE: bool>(duel: &[u8]) -> [__m512i; 4] {
+        if TABLE {
+            assert!(duel.len() == 256);
+            // SAFETY: `duel` holds 256 bytes (asserted).
+            unsafe { std::array::from_fn(|i| _mm512_loadu_si512(duel.as_ptr().add(64 * i).cast())) }
+        } else {
+            [_mm512_setzero_si512(); 4]
+        }
     }
 
     /// The battles of a block under a beats-table ranking: which are ties and which seat 1

@@ -14,7 +14,7 @@
 //!   hands ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking (or a beats-table of at
-//!   most 16 values without a prize or a pick-up by rank), one pile or two (or a prize with
+//!   most 16 values, with a prize or not picked up by rank), one pile or two (or a prize with
 //!   one pile), `speed` only without a prize and not picked up by rank, nothing to look for
 //!   loops in, a deck of at most 256 cards.
 

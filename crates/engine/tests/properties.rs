@@ -275,15 +275,13 @@ fn each_shape_goes_to_its_loop() {
             vec![("ranking", "low-beats-high"), ("pile", "two-pile")],
             classic,
         ),
-        // A beats-table ranking picked up by rank, or with a prize: the two-seat loop.
+        // A beats-table ranking picked up by rank: the two-seat loop; with a prize (whose block
+        // has its own orders by rank), the block loop.
         (
             vec![("ranking", "peasant"), ("pickup", "rank-desc")],
             HotLoop::Duo,
         ),
-        (
-            vec![("ranking", "peasant"), ("prize", "true")],
-            HotLoop::Duo,
-        ),
+        (vec![("ranking", "peasant"), ("prize", "true")], classic),
         (vec![("pile", "two-pile")], classic),
         (
             vec![
