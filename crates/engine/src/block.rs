@@ -282,12 +282,7 @@ mod x86 {
         let (mut m0, mut m1) = if TWO { (s.m[0], s.m[1]) } else { (0, 0) };
         let total = l0 + l1 + m0 + m1;
         assert!(total <= SMALL_DECK && (TWO || s.m == [0; 4]) && h0 < SLIDE && h1 < SLIDE);
-        // Seat 0's cards at which the game may have ended (all cards without `COUNTED`).
-        let (lo, hi) = if COUNTED {
-            duo::bounds(r, total)
-        } else {
-            (0, total)
-        };
+        let (lo, hi) = end_bounds::<COUNTED>(r, total);
         let on_empty = r.two_pile;
         let outcomes = outcome_registers::<TABLE>(duel);
         let speed = r.speed.unwrap_or(0);
@@ -454,16 +449,12 @@ mod x86 {
                 lead = lead_after(2 * t0 as i64 - total as i64, w1, k as u32);
                 // No end can come before a block's last battle: `k ≤ l0, l1` (a seat still
                 // holds the rest of its stack), the counted endings' room and the cap.
-                if COUNTED {
-                    if t0 <= lo || t0 >= hi {
-                        (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
-                        (s.m[0], s.m[1]) = (m0, m1);
-                        if let Some(end) = duo::counted_end(r, s, t0, total, 0, 0) {
-                            break end;
-                        }
-                    }
-                } else if t0 == 0 || t0 == total {
-                    break (EndReason::AllCards, Some(u8::from(t0 == 0)));
+                let store = |s: &mut Seats| {
+                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+                    (s.m[0], s.m[1]) = (m0, m1);
+                };
+                if let Some(end) = block_end::<COUNTED>(r, s, t0, total, (lo, hi), store) {
+                    break end;
                 }
                 if battles >= cap {
                     break duo::at_cap(r, battles, t0, total);
@@ -489,8 +480,7 @@ mod x86 {
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let ends = (lo, hi, cap);
-            if let Some(end) =
-                after_war::<COUNTED>(r, &out, s, total, &mut lead, &mut changes, battles, ends)
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
             {
                 break end;
             }
@@ -532,11 +522,7 @@ mod x86 {
         let mut l0 = s.l[0];
         let total = l0 + s.l[1];
         assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
-        let (lo, hi) = if COUNTED {
-            duo::bounds(r, total)
-        } else {
-            (0, total)
-        };
+        let (lo, hi) = end_bounds::<COUNTED>(r, total);
         let layered = r.pickup == Pickup::Played;
         let outcomes = outcome_registers::<TABLE>(duel);
         let mut first = tally.battles;
@@ -655,17 +641,13 @@ mod x86 {
             (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
             battles += k as u32;
             // No end can come before a block's last battle: `2 k ≤ l0, l1`, the counted
-            // endings' room and the cap.
-            if COUNTED {
-                // (A deal may start past a bound: only a battle played ends the game.)
-                if k > 0 && (l0 <= lo || l0 >= hi) {
-                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, total - l0);
-                    if let Some(end) = duo::counted_end(r, s, l0, total, 0, 0) {
-                        break end;
-                    }
-                }
-            } else if l0 == 0 || l0 == total {
-                break (EndReason::AllCards, Some(u8::from(l0 == 0)));
+            // endings' room and the cap. (A deal may start past a counted bound: only a battle
+            // played ends the game; a block of none leaves both seats with cards.)
+            let store = |s: &mut Seats| (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, total - l0);
+            if (!COUNTED || k > 0)
+                && let Some(end) = block_end::<COUNTED>(r, s, l0, total, (lo, hi), store)
+            {
+                break end;
             }
             if battles >= cap {
                 break duo::at_cap(r, battles, l0, total);
@@ -685,8 +667,7 @@ mod x86 {
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
             let ends = (lo, hi, cap);
-            if let Some(end) =
-                after_war::<COUNTED>(r, &out, s, total, &mut lead, &mut changes, battles, ends)
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
             {
                 break end;
             }
@@ -1013,8 +994,42 @@ mod x86 {
         }
     }
 
+    /// Seat 0's cards at or beyond which the game may have ended ([`duo::bounds`]); without
+    /// `COUNTED` (no ending that counts cards) only all the cards, with either seat, end it.
+    #[inline(always)]
+    fn end_bounds<const COUNTED: bool>(r: &Rules, total: usize) -> (usize, usize) {
+        if COUNTED {
+            duo::bounds(r, total)
+        } else {
+            (0, total)
+        }
+    }
+
+    /// After a block's last battle, seat 0 holding `t0` of `total` cards: the end, if one came
+    /// at the bounds `lo`, `hi` ([`end_bounds`]); with `COUNTED` as [`duo::counted_end`] finds
+    /// it on the seats `store` writes back first, without it every card with one seat.
+    #[inline(always)]
+    fn block_end<const COUNTED: bool>(
+        r: &Rules,
+        s: &mut Seats,
+        t0: usize,
+        total: usize,
+        (lo, hi): (usize, usize),
+        store: impl FnOnce(&mut Seats),
+    ) -> Option<End> {
+        if t0 > lo && t0 < hi {
+            return None;
+        }
+        if COUNTED {
+            store(s);
+            duo::counted_end(r, s, t0, total, 0, 0)
+        } else {
+            Some((EndReason::AllCards, Some(u8::from(t0 == 0))))
+        }
+    }
+
     /// The battles a block may play where seat 0 holds `t0` cards, moving by `step` a battle,
-    /// and the game may have ended at `lo` or `hi` ([`duo::bounds`]): no more than the first
+    /// and the game may have ended at `lo` or `hi` ([`end_bounds`]): no more than the first
     /// that can reach a bound, so that only the block's last battle can end the game; at least
     /// one (a deal may start at a bound: the endings are looked at after a battle).
     #[inline(always)]
@@ -1075,12 +1090,12 @@ mod x86 {
     /// After a war of the block loops, on the seats it left (`battles` counted, the tied battle
     /// included): the lead noted for seat 0's cards, then the end if it came, in the general
     /// loop's order (a draw in the war; every card with one seat, a forfeit if a player could
-    /// not stake the war's cards under `short_war = lose`, with `COUNTED` the endings that count
-    /// cards or wars; the cap). `lo` and `hi` bound seat 0's cards where the game goes on
-    /// ([`duo::bounds`]).
+    /// not stake the war's cards under `short_war = lose`, the endings that count cards or wars;
+    /// the cap), asked as the two-seat loop asks. `lo` and `hi` bound seat 0's cards where the
+    /// game goes on ([`end_bounds`]).
     #[allow(clippy::too_many_arguments)] // the loop's counts, handed over
     #[inline(always)]
-    fn after_war<const COUNTED: bool>(
+    fn after_war(
         r: &Rules,
         out: &War,
         s: &mut Seats,
@@ -1098,16 +1113,10 @@ mod x86 {
             } => (depth, forfeited),
             War::Draw => return Some((EndReason::DrawInWar, None)),
         };
-        if COUNTED {
-            // As the two-seat loop asks.
-            if (t0 <= lo || t0 >= hi || depth > 0 && (forfeited != 0 || r.wars_to_win.is_some()))
-                && let Some(end) = duo::counted_end(r, s, t0, total, depth, forfeited)
-            {
-                return Some(end);
-            }
-        } else if t0 == 0 || t0 == total {
-            // (Only all the cards can end the game here.)
-            return duo::counted_end(r, s, t0, total, depth, forfeited);
+        if (t0 <= lo || t0 >= hi || depth > 0 && (forfeited != 0 || r.wars_to_win.is_some()))
+            && let Some(end) = duo::counted_end(r, s, t0, total, depth, forfeited)
+        {
+            return Some(end);
         }
         (battles >= cap).then(|| duo::at_cap(r, battles, t0, total))
     }
