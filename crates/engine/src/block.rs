@@ -19,8 +19,9 @@
 //! stack: one compare of the sixteen face-up cards finds the first tie. Under the shuffled
 //! pick-up the battles before it take their 4-card shuffles' draws one battle at a time, then
 //! their cards are laid in those orders by one byte shuffle and packed behind the winners'
-//! stacks as above; under the other orders they are played one by one on the stretches (the
-//! winner's four cards in the pick-up order, one store).
+//! stacks (or won piles) as above; under the other orders they are played one by one on the
+//! stretches (the winner's four cards in the pick-up order, one store). With two piles a
+//! stack of one card gives it as the prize and takes its won pile under it first.
 //!
 //! The table loop borrows the same idea for two seats' hand battles where both play by the
 //! same policy ([`hand_battles`]): each battle's picks (and draws) are made in turn with the
@@ -64,7 +65,7 @@ pub(crate) fn available() -> bool {
 }
 
 /// Whether the block loop can play these rules: two seats without hands under an ordered
-/// ranking, a card against a card with one pile or two, or a prize and a card with one pile;
+/// ranking, a card against a card or a prize and a card, with one pile or two;
 /// under a beats-table ranking of at most 16 values, with a prize or picked up in any order but
 /// by rank (the sixteen battles' outcomes looked up in [`duo::duel_table`] at once);
 /// `speed` without a prize, not picked up by rank either (seat 0's grabs drawn battle by
@@ -74,9 +75,8 @@ pub(crate) fn available() -> bool {
 /// to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
-        // The two-seat loop also plays a prize with two piles or with speed; the prize block
-        // does not.
-        && !(r.prize && (r.two_pile.is_some() || r.speed.is_some()))
+        // The two-seat loop also plays a prize with speed; the prize block does not.
+        && !(r.prize && r.speed.is_some())
         // (A grabbed battle goes to seat 0 whatever the cards: winner-first is not by rank.)
         && !(r.speed.is_some() && matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
         && match &r.compare {
@@ -118,28 +118,29 @@ pub(crate) fn run(
         // (Compiled in: whether an ending counts cards, which bounds each block, or wars.)
         let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.wars_to_win.is_some();
         let table = !duel.is_empty();
+        let two = r.two_pile.is_some();
+        macro_rules! run_prize {
+            ($pick:expr, $two:expr, $c:expr, $t:expr) => {
+                x86::run_prize::<{ $pick }, $two, $c, $t>(r, s, t, duel, tally, rng)
+            };
+        }
         macro_rules! prize {
             ($pick:expr) => {
-                match (counted, table) {
-                    (true, true) => {
-                        x86::run_prize::<{ $pick }, true, true>(r, s, t, duel, tally, rng)
-                    }
-                    (true, false) => {
-                        x86::run_prize::<{ $pick }, true, false>(r, s, t, duel, tally, rng)
-                    }
-                    (false, true) => {
-                        x86::run_prize::<{ $pick }, false, true>(r, s, t, duel, tally, rng)
-                    }
-                    (false, false) => {
-                        x86::run_prize::<{ $pick }, false, false>(r, s, t, duel, tally, rng)
-                    }
+                match (two, counted, table) {
+                    (true, true, true) => run_prize!($pick, true, true, true),
+                    (true, true, false) => run_prize!($pick, true, true, false),
+                    (true, false, true) => run_prize!($pick, true, false, true),
+                    (true, false, false) => run_prize!($pick, true, false, false),
+                    (false, true, true) => run_prize!($pick, false, true, true),
+                    (false, true, false) => run_prize!($pick, false, true, false),
+                    (false, false, true) => run_prize!($pick, false, false, true),
+                    (false, false, false) => run_prize!($pick, false, false, false),
                 }
             };
         }
         if r.prize {
-            // (The prize block plays neither two piles nor speed: a wrong dispatch would play
-            // other games.)
-            assert!(r.two_pile.is_none() && r.speed.is_none());
+            // (The prize block plays no speed: a wrong dispatch would play other games.)
+            assert!(r.speed.is_none());
             return match pick_of(r.pickup) {
                 pick::SHUFFLED => prize!(pick::SHUFFLED),
                 pick::SEAT => prize!(pick::SEAT),
@@ -173,7 +174,7 @@ pub(crate) fn run(
                 }
             };
         }
-        match (pick_of(r.pickup), r.two_pile.is_some()) {
+        match (pick_of(r.pickup), two) {
             (pick::SHUFFLED, false) => with!(0, false),
             (pick::SEAT, false) => with!(1, false),
             (pick::WINNER | pick::DESC, false) => with!(2, false),
@@ -494,19 +495,27 @@ mod x86 {
         duo::record(&tally, first, u64::from(battles), changes, 2, end)
     }
 
-    /// The block loop with a prize (one pile): a battle is a prize and a card from each stack,
-    /// so sixteen battles are 32 bytes of each; one compare of the sixteen face-up cards finds
-    /// the first tie. The battles before it are played all at once under the shuffled pick-up
+    /// The block loop with a prize: a battle is a prize and a card from each stack, so sixteen
+    /// battles are 32 bytes of each; one compare of the sixteen face-up cards finds the first
+    /// tie. The battles before it are played all at once under the shuffled pick-up
     /// ([`shuffled_prizes`]; the lead from the winner mask, as in [`run_with`]), and one by one
-    /// on the sliding stacks under the others ([`play_prizes`]). A player short of a prize and
-    /// a card after it plays the table loop's battle, as in the two-seat loop. `COUNTED` and
-    /// `TABLE` (the face-up cards' outcomes looked up in `duel`) as in [`run_with`].
+    /// on the sliding stacks under the others ([`play_prizes`]). With `TWO` the winnings go onto
+    /// the won piles, and a stack that runs out takes its won pile before the next battle as
+    /// in [`run_with`]; a stack of one card gives it as the prize and takes its won pile under
+    /// it for the face-up card, as the two-seat loop does. A player short of a prize and a card
+    /// after that plays the table loop's battle, as in the two-seat loop. `COUNTED` and `TABLE`
+    /// (the face-up cards' outcomes looked up in `duel`) as in [`run_with`].
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    pub(super) unsafe fn run_prize<const PICK: u8, const COUNTED: bool, const TABLE: bool>(
+    pub(super) unsafe fn run_prize<
+        const PICK: u8,
+        const TWO: bool,
+        const COUNTED: bool,
+        const TABLE: bool,
+    >(
         r: &Rules,
         s: &mut Seats,
         t: &mut Scratch,
@@ -518,52 +527,117 @@ mod x86 {
         const TURNED: u64 = 4;
         let cap = r.battle_cap() as u32;
         let (mut h0, mut h1) = (s.h[0], s.h[1]);
-        // One pile: a stack is all its seat's cards, and seat 1 holds `total - l0`.
-        let mut l0 = s.l[0];
-        let total = l0 + s.l[1];
-        assert!(total <= SMALL_DECK && s.m == [0; 4] && h0 < SLIDE && h1 < SLIDE);
+        // The stacks and, with two piles, the won piles right behind them. With one pile a
+        // stack is all its seat's cards: between blocks seat 1's is `total - l0`.
+        let (mut l0, mut l1) = (s.l[0], s.l[1]);
+        let (mut m0, mut m1) = if TWO { (s.m[0], s.m[1]) } else { (0, 0) };
+        let total = l0 + l1 + m0 + m1;
+        assert!(total <= SMALL_DECK && (TWO || s.m == [0; 4]) && h0 < SLIDE && h1 < SLIDE);
         let (lo, hi) = end_bounds::<COUNTED>(r, total);
+        let on_empty = r.two_pile;
         let layered = r.pickup == Pickup::Played;
         let outcomes = outcome_registers::<TABLE>(duel);
+        // Seat 0's cards.
+        let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
         let mut first = tally.battles;
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
-        // Re-derived after everything that writes through `s` (a war, a table battle).
+        // Re-derived after everything that writes through `s` (a war, a table battle, a won
+        // pile shuffled).
         let (mut s0, mut s1) = stretches(s);
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
         let end = loop {
-            let l1 = total - l0;
+            if !TWO {
+                l1 = total - l0;
+            }
             if (h0 | h1) >= SLIDE {
-                // SAFETY: each stack lies at `h..h + l` of its stretch; `copy` allows the
-                // overlap.
+                // SAFETY: each seat's cards lie at `h..h + l + m` of its stretch; `copy`
+                // allows the overlap.
                 unsafe {
-                    std::ptr::copy(s0.add(h0), s0, l0);
-                    std::ptr::copy(s1.add(h1), s1, l1);
+                    std::ptr::copy(s0.add(h0), s0, l0 + m0);
+                    std::ptr::copy(s1.add(h1), s1, l1 + m1);
                 }
                 (h0, h1) = (0, 0);
             }
+            if TWO && (l0 == 0 || l1 == 0) {
+                // Before the battle's draws, as the general draw turns a pile over. A seat in
+                // the game holds a card, so an empty stack has a won pile behind it.
+                debug_assert!(l0 + m0 > 0 && l1 + m1 > 0);
+                if on_empty == Some(OnEmpty::TurnOver) {
+                    // Where it lies: no card moves.
+                    if l0 == 0 {
+                        (l0, m0) = (m0, 0);
+                    }
+                    if l1 == 0 {
+                        (l1, m1) = (m1, 0);
+                    }
+                } else {
+                    rng.put_bits(bits);
+                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+                    (s.m[0], s.m[1]) = (m0, m1);
+                    if on_empty == Some(OnEmpty::Lose) {
+                        // The player whose stack ran out is out (both, if both ran out).
+                        let able = u8::from(l0 > 0) | u8::from(l1 > 0) << 1;
+                        s.in_game = able;
+                        let winner = (able != 0).then(|| able.trailing_zeros() as u8);
+                        break (EndReason::Forfeit, winner);
+                    }
+                    // Shuffled where it lies, seat 0's first.
+                    for p in 0..2 {
+                        if s.l[p] == 0 {
+                            s.turn_over(p, rng);
+                        }
+                    }
+                    (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
+                    (m0, m1) = (s.m[0], s.m[1]);
+                    bits = rng.take_bits();
+                    (s0, s1) = stretches(s);
+                }
+            }
             if l0 < 2 || l1 < 2 {
-                // A player cannot give a prize and turn up a card: one battle of the table
-                // loop, on the tally it keeps (this loop's counts handed over and taken back).
                 rng.put_bits(bits);
                 (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
-                let counts = (first, u64::from(battles), changes, TURNED);
-                let end = duo::table_battle(r, t, s, &mut tally, rng, counts, &mut lead);
-                first = tally.battles;
-                battles = first as u32;
-                changes = tally.lead_changes;
-                if let Some(end) = end {
-                    break end;
+                if TWO {
+                    (s.m[0], s.m[1]) = (m0, m1);
+                }
+                if TWO
+                    && on_empty != Some(OnEmpty::Lose)
+                    && (0..2).all(|p| s.l[p] >= 2 || s.m[p] > 0)
+                {
+                    // Two piles: a stack of one card gives it as the prize, and its won pile
+                    // is turned over for the face-up card. The pile does not change before
+                    // then, so it goes under the card now, seat 0's first as the general
+                    // battle draws, and the battle is a block's.
+                    for p in 0..2 {
+                        if s.l[p] < 2 {
+                            s.turn_over_under(p, rng);
+                        }
+                    }
+                } else {
+                    // A player cannot give a prize and turn up a card: one battle of the table
+                    // loop, on the tally it keeps (this loop's counts handed over and taken
+                    // back).
+                    let counts = (first, u64::from(battles), changes, TURNED);
+                    let end = duo::table_battle(r, t, s, &mut tally, rng, counts, &mut lead);
+                    first = tally.battles;
+                    battles = first as u32;
+                    changes = tally.lead_changes;
+                    if let Some(end) = end {
+                        break end;
+                    }
+                    if battles >= cap {
+                        break duo::at_cap(r, battles, s.l[0] + s.m[0], total);
+                    }
                 }
                 bits = rng.take_bits();
                 (s0, s1) = stretches(s);
-                (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
-                debug_assert!(s.m == [0; 4] && h0 < SMALL_CAP && h1 < SMALL_CAP);
-                if battles >= cap {
-                    break duo::at_cap(r, battles, l0, total);
+                (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
+                if TWO {
+                    (m0, m1) = (s.m[0], s.m[1]);
                 }
+                debug_assert!((TWO || s.m == [0; 4]) && h0 < SMALL_CAP && h1 < SMALL_CAP);
                 continue;
             }
             // SAFETY: `h < SLIDE`, so the 32 bytes lie inside the stretch; those past the
@@ -589,34 +663,25 @@ mod x86 {
             let room = (l0 / 2).min(l1 / 2).min((cap - battles) as usize).min(16);
             // (Seat 0's cards move by 2 a battle.)
             let room = if COUNTED {
-                room.min(counted_room(l0, lo, hi, 2))
+                room.min(counted_room(held(l0, m0), lo, hi, 2))
             } else {
                 room
             } as u32;
             let k = (ties | 1 << 16).trailing_zeros().min(room);
+            let km = (1u32 << k) - 1;
+            let won = (!higher1 & km).count_ones() as usize;
+            // Behind each seat's cards: where its winnings go.
+            let (tail0, tail1) = (h0 + l0 + m0, h1 + l1 + m1);
             if PICK == pick::SHUFFLED {
                 if k > 0 {
-                    let km = (1u32 << k) - 1;
                     let w0 = !higher1 & km;
-                    let before = 2 * l0 as i64 - total as i64;
-                    let won = w0.count_ones() as usize;
+                    let before = 2 * held(l0, m0) as i64 - total as i64;
                     // SAFETY: the tails are below `SLIDE + SMALL_DECK`, and 64 bytes past
                     // them lie inside the stretches.
                     unsafe {
-                        shuffled_prizes(
-                            va,
-                            vb,
-                            w0,
-                            k,
-                            s0.add(h0 + l0),
-                            s1.add(h1 + l1),
-                            rng,
-                            &mut bits,
-                        )
+                        shuffled_prizes(va, vb, w0, k, s0.add(tail0), s1.add(tail1), rng, &mut bits)
                     };
                     changes += block_changes::<1>(w0, km, before, lead);
-                    l0 = l0 + 4 * won - 2 * k as usize;
-                    lead = lead_after(2 * l0 as i64 - total as i64, higher1 & km, k);
                 }
             } else {
                 // SAFETY: `2 k ≤ l0, l1`, and a tail is below `SLIDE + SMALL_DECK + 64`,
@@ -624,14 +689,14 @@ mod x86 {
                 unsafe {
                     play_prizes::<PICK>(
                         (s0, s1),
-                        (h0, h1, l1),
+                        (h0, h1),
+                        (tail0, tail1),
                         k as usize,
                         higher1,
                         layered,
-                        total,
+                        (held(l0, m0), total),
                         rng,
                         &mut bits,
-                        &mut l0,
                         &mut lead,
                         &mut changes,
                     );
@@ -639,18 +704,32 @@ mod x86 {
             }
             let k = k as usize;
             (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
+            if TWO {
+                (l0, l1) = (l0 - 2 * k, l1 - 2 * k);
+                (m0, m1) = (m0 + 4 * won, m1 + 4 * (k - won));
+            } else {
+                l0 = l0 + 4 * won - 2 * k;
+            }
             battles += k as u32;
+            let t0 = held(l0, m0);
+            if PICK == pick::SHUFFLED && k > 0 {
+                lead = lead_after(2 * t0 as i64 - total as i64, higher1 & km, k as u32);
+            }
             // No end can come before a block's last battle: `2 k ≤ l0, l1`, the counted
             // endings' room and the cap. (A deal may start past a counted bound: only a battle
             // played ends the game; a block of none leaves both seats with cards.)
-            let store = |s: &mut Seats| (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, total - l0);
+            let store = |s: &mut Seats| {
+                (s.h[0], s.h[1], s.l[0]) = (h0, h1, l0);
+                s.l[1] = if TWO { l1 } else { total - l0 };
+                (s.m[0], s.m[1]) = (m0, m1);
+            };
             if (!COUNTED || k > 0)
-                && let Some(end) = block_end::<COUNTED>(r, s, l0, total, (lo, hi), store)
+                && let Some(end) = block_end::<COUNTED>(r, s, t0, total, (lo, hi), store)
             {
                 break end;
             }
             if battles >= cap {
-                break duo::at_cap(r, battles, l0, total);
+                break duo::at_cap(r, battles, t0, total);
             }
             if k as u32 == room {
                 continue;
@@ -662,7 +741,10 @@ mod x86 {
             // SAFETY: the heads' second cards are the tied ones, inside the stacks.
             let (a, b) = unsafe { (*s0.add(h0 + 1), *s1.add(h1 + 1)) };
             (s.h[0], s.h[1]) = (h0 + 2, h1 + 2);
-            (s.l[0], s.l[1]) = (l0 - 2, total - l0 - 2);
+            (s.l[0], s.l[1]) = (l0 - 2, if TWO { l1 } else { total - l0 } - 2);
+            if TWO {
+                (s.m[0], s.m[1]) = (m0, m1);
+            }
             let out = duo::war(r, t, s, &mut tally, rng, duel, a, b, 2);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
@@ -671,37 +753,39 @@ mod x86 {
             {
                 break end;
             }
-            (h0, h1, l0) = (s.h[0], s.h[1], s.l[0]);
+            (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
+            if TWO {
+                (m0, m1) = (s.m[0], s.m[1]);
+            }
         };
         rng.put_bits(bits);
         duo::record(&tally, first, u64::from(battles), changes, TURNED, end)
     }
 
     /// The battles `0..k` of a prize block under a pick-up order other than shuffled, one by one
-    /// on the sliding stacks (heads `h0`, `h1` of the stretches `s0`, `s1`; seat 0 holds `l0`,
-    /// seat 1 `l1`), in the two-seat loop's order: the winner's four cards in the order `PICK`,
-    /// one 4-byte store behind its stack, the lead.
+    /// on the sliding stacks (heads `h0`, `h1` of the stretches `s0`, `s1`; the winnings go
+    /// from `tail0`, `tail1` on; seat 0 holds `t0` of the `total` cards), in the two-seat loop's
+    /// order: the winner's four cards in the order `PICK`, one 4-byte store behind its cards,
+    /// the lead.
     ///
     /// # Safety
-    /// Each stack holds at least `2 k` cards, and 4 bytes past the last card of either stack
-    /// plus four for each battle still lie inside its stretch.
+    /// Each stack holds at least `2 k` cards, and 4 bytes past each tail plus four for each
+    /// battle still lie inside its stretch.
     #[allow(clippy::too_many_arguments)] // the loop's state, handed over
     #[inline(always)]
     unsafe fn play_prizes<const PICK: u8>(
         (s0, s1): (*mut u8, *mut u8),
-        (h0, h1, l1): (usize, usize, usize),
+        (h0, h1): (usize, usize),
+        (mut tail0, mut tail1): (usize, usize),
         k: usize,
         higher1: u32,
         layered: bool,
-        total: usize,
+        (mut t0, total): (usize, usize),
         rng: &mut GameRng,
         bits: &mut u64,
-        l0: &mut usize,
         lead: &mut i64,
         changes: &mut u64,
     ) {
-        // Behind each stack: where its winnings go.
-        let (mut tail0, mut tail1) = (h0 + *l0, h1 + l1);
         // The generator as a local copy for the block, written back once: its state can
         // stay in registers rather than go through memory at every draw.
         let mut g = rng.clone();
@@ -723,8 +807,8 @@ mod x86 {
             // SAFETY: a tail is below `SLIDE + SMALL_DECK + 64`, inside the stretch.
             unsafe { std::ptr::write_unaligned(to.add(*tail).cast::<[u8; 4]>(), cards) };
             *tail += 4;
-            *l0 = *l0 + 2 - 4 * winner;
-            *changes += duo::note(lead, *l0, total) >> 32;
+            t0 = t0 + 2 - 4 * winner;
+            *changes += duo::note(lead, t0, total) >> 32;
         }
         *rng = g;
     }

@@ -14,8 +14,8 @@
 //!   hands ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking (or a beats-table of at
-//!   most 16 values, with a prize or not picked up by rank), one pile or two (or a prize with
-//!   one pile), `speed` only without a prize and not picked up by rank, nothing to look for
+//!   most 16 values, with a prize or not picked up by rank), one pile or two, with a prize or
+//!   without, `speed` only without a prize and not picked up by rank, nothing to look for
 //!   loops in, a deck of at most 256 cards.
 
 use std::fmt;
@@ -39,8 +39,7 @@ pub enum HotLoop {
     Table,
     /// The two-seat loop: 2 players without hands.
     Duo,
-    /// The vector block loop (the classic shape, two piles, or a prize with one pile), on CPUs
-    /// with AVX-512.
+    /// The vector block loop (the classic shape, two piles, a prize), on CPUs with AVX-512.
     Block,
 }
 

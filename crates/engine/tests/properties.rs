@@ -311,7 +311,44 @@ fn each_shape_goes_to_its_loop() {
         (vec![("prize", "true")], classic),
         (vec![("prize", "true"), ("short_war", "lose")], classic),
         (vec![("prize", "true"), ("pickup", "played")], HotLoop::Duo),
-        (vec![("prize", "true"), ("pile", "two-pile")], HotLoop::Duo),
+        (vec![("prize", "true"), ("pile", "two-pile")], classic),
+        (
+            vec![
+                ("prize", "true"),
+                ("pile", "two-pile"),
+                ("on_empty", "lose"),
+                ("short_war", "lose"),
+            ],
+            classic,
+        ),
+        (
+            vec![
+                ("prize", "true"),
+                ("pile", "two-pile"),
+                ("pickup", "winner-first"),
+            ],
+            classic,
+        ),
+        // Nothing random: loops are looked for.
+        (
+            vec![
+                ("prize", "true"),
+                ("pile", "two-pile"),
+                ("on_empty", "lose"),
+                ("pickup", "winner-first"),
+            ],
+            HotLoop::Duo,
+        ),
+        (
+            vec![
+                ("prize", "true"),
+                ("pile", "two-pile"),
+                ("on_empty", "turn-over"),
+                ("ranking", "peasant"),
+                ("target_cards", "40"),
+            ],
+            classic,
+        ),
         (vec![("prize", "true"), ("speed", "0.1")], HotLoop::Duo),
         (vec![("hand", "3")], HotLoop::Table),
         (vec![("speed", "0.1")], classic),
