@@ -64,28 +64,26 @@ pub(crate) fn available() -> bool {
     }
 }
 
-/// Whether the block loop can play these rules: two seats without hands under an ordered
-/// ranking, a card against a card or a prize and a card, with one pile or two;
-/// under a beats-table ranking of at most 16 values, with a prize or picked up in any order but
-/// by rank (the sixteen battles' outcomes looked up in [`duo::duel_table`] at once);
-/// `speed` without a prize, not picked up by rank either (seat 0's grabs drawn battle by
-/// battle); no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays:
-/// a block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
-/// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
-/// to the two-seat loops' war.
+/// Whether the block loop can play these rules: two seats without hands, a card against a card
+/// or a prize and a card, with one pile or two, under an ordered ranking or a beats-table one
+/// of at most 16 values (the sixteen battles' outcomes looked up in [`duo::duel_table`] at
+/// once), with `speed` (seat 0's grabs drawn battle by battle) or without; picked up by rank
+/// only with a prize or under an ordered ranking without speed; no loop detection; a deck of
+/// at most [`SMALL_DECK`] cards. Every ending plays: a block is cut short where a
+/// card-counting one (`target_cards`, `min_cards`) could come before its last battle, and
+/// `wars_to_win` is looked at after each war. Wars of any kind go to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
+    let table = matches!(r.compare, Compare::Table { .. });
     duo::plays(r)
-        // The two-seat loop also plays a prize with speed; the prize block does not.
-        && !(r.prize && r.speed.is_some())
-        // (A grabbed battle goes to seat 0 whatever the cards: winner-first is not by rank.)
-        && !(r.speed.is_some() && matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
-        && match &r.compare {
+        // Without a prize the orders by rank are winner- and loser-first, which they are not
+        // where the lower card can win (a beats-table ranking; `speed`, whose grabbed battle
+        // goes to seat 0 whatever the cards). With a prize they are the prize block's own.
+        && (r.prize
+            || !(table || r.speed.is_some())
+            || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
+        && match r.compare {
             Compare::Ordered => true,
-            // (With a prize the orders by rank are the prize block's own, not winner-first.)
-            &Compare::Table { values, .. } => {
-                values <= 16
-                    && (r.prize || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
-            }
+            Compare::Table { values, .. } => values <= 16,
         }
         && !r.detects_cycles()
         && r.cards.total() <= SMALL_DECK
@@ -139,8 +137,6 @@ pub(crate) fn run(
             };
         }
         if r.prize {
-            // (The prize block plays no speed: a wrong dispatch would play other games.)
-            assert!(r.speed.is_none());
             return match pick_of(r.pickup) {
                 pick::SHUFFLED => prize!(pick::SHUFFLED),
                 pick::SEAT => prize!(pick::SEAT),
@@ -504,7 +500,8 @@ mod x86 {
     /// in [`run_with`]; a stack of one card gives it as the prize and takes its won pile under
     /// it for the face-up card, as the two-seat loop does. A player short of a prize and a card
     /// after that plays the table loop's battle, as in the two-seat loop. `COUNTED` and `TABLE`
-    /// (the face-up cards' outcomes looked up in `duel`) as in [`run_with`].
+    /// (the face-up cards' outcomes looked up in `duel`) as in [`run_with`]; so is `speed`,
+    /// asked at run time ([`prize_draws`]).
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
@@ -537,6 +534,8 @@ mod x86 {
         let on_empty = r.two_pile;
         let layered = r.pickup == Pickup::Played;
         let outcomes = outcome_registers::<TABLE>(duel);
+        // (Asked once a block, not compiled in: it would double the prize block's instances.)
+        let speed = r.speed;
         // Seat 0's cards.
         let held = |l0: usize, m0: usize| if TWO { l0 + m0 } else { l0 };
         let mut first = tally.battles;
@@ -667,7 +666,19 @@ mod x86 {
             } else {
                 room
             } as u32;
-            let k = (ties | 1 << 16).trailing_zeros().min(room);
+            // The battles up to the first tie (not grabbed, under `speed`) and their draws.
+            let mut orders = [0u32; 16];
+            let shuffled = PICK == pick::SHUFFLED;
+            let (k, higher1) = prize_draws(
+                ties,
+                higher1,
+                room,
+                speed,
+                shuffled,
+                rng,
+                &mut bits,
+                &mut orders,
+            );
             let km = (1u32 << k) - 1;
             let won = (!higher1 & km).count_ones() as usize;
             // Behind each seat's cards: where its winnings go.
@@ -679,7 +690,7 @@ mod x86 {
                     // SAFETY: the tails are below `SLIDE + SMALL_DECK`, and 64 bytes past
                     // them lie inside the stretches.
                     unsafe {
-                        shuffled_prizes(va, vb, w0, k, s0.add(tail0), s1.add(tail1), rng, &mut bits)
+                        shuffled_prizes(va, vb, w0, k, &orders, s0.add(tail0), s1.add(tail1))
                     };
                     changes += block_changes::<1>(w0, km, before, lead);
                 }
@@ -984,37 +995,76 @@ mod x86 {
         m
     };
 
-    /// The battles `0..k` (`1 ≤ k ≤ 16`) of a prize block under the shuffled pick-up: the
-    /// 4-card shuffles' draws in battle order, each giving its order of the battle's cards
-    /// ([`GameRng::shuffle4_order`], the draws of the two-seat loop's word shuffle); then the
-    /// cards of all the battles (`va`, `vb`: each stack's next 32 bytes, a prize and a card a
-    /// battle) laid in their orders by one byte shuffle, and each seat's winnings (seat 0 won
-    /// the battles in `w0`) packed by one compress and stored behind its stack (`to0`, `to1`).
+    /// The battles `0..k` of a prize block, `1 ≤ k ≤ 16` (and under `speed` seat 0's grabs),
+    /// with the draws the two-seat loop makes for them in its order: under `speed` the grab
+    /// (a draw every battle, before the pick-up's) up to the first tie not grabbed, whose draw
+    /// is made (the war follows), and under the `shuffled` pick-up each battle's 4-card
+    /// shuffle, the order it gives the battle's cards into `orders`
+    /// ([`GameRng::shuffle4_order`], the draws of the two-seat loop's word shuffle). Without
+    /// `speed` the battles run up to the first of the `ties` (at most `room`); with it, `k` and
+    /// the battles seat 1 wins, `higher1` without those seat 0 grabbed.
+    #[allow(clippy::too_many_arguments)] // a block's outcomes, room and draws
+    #[inline(always)]
+    fn prize_draws(
+        ties: u32,
+        higher1: u32,
+        room: u32,
+        speed: Option<u64>,
+        shuffled: bool,
+        rng: &mut GameRng,
+        bits: &mut u64,
+        orders: &mut [u32; 16],
+    ) -> (u32, u32) {
+        let Some(speed) = speed else {
+            let k = (ties | 1 << 16).trailing_zeros().min(room);
+            if shuffled {
+                // The generator as a local copy for the block, written back once: its state
+                // can stay in registers rather than go through memory at every draw.
+                let mut g = rng.clone();
+                for order in orders.iter_mut().take(k as usize) {
+                    *order = g.shuffle4_order(bits);
+                }
+                *rng = g;
+            }
+            return (k, higher1);
+        };
+        let mut g = rng.clone();
+        let (mut grab, mut i) = (0u32, 0u32);
+        while i < room {
+            let grabbed = g.next_u64() < speed;
+            grab |= u32::from(grabbed) << i;
+            if !grabbed && ties >> i & 1 != 0 {
+                break;
+            }
+            if shuffled {
+                orders[i as usize] = g.shuffle4_order(bits);
+            }
+            i += 1;
+        }
+        *rng = g;
+        (i, higher1 & !grab)
+    }
+
+    /// The battles `0..k` (`1 ≤ k ≤ 16`) of a prize block under the shuffled pick-up, their
+    /// cards (`va`, `vb`: each stack's next 32 bytes, a prize and a card a battle) laid in the
+    /// `orders` their shuffles drew ([`prize_draws`]) by one byte shuffle, and each seat's
+    /// winnings (seat 0 won the battles in `w0`) packed by one compress and stored behind its
+    /// cards (`to0`, `to1`).
     ///
     /// # Safety
     /// 64 bytes from `to0` and from `to1` must lie inside their stretches, past every card
     /// that is still to be played.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
-    #[allow(clippy::too_many_arguments)] // a block's cards, winners, destinations and draws
     unsafe fn shuffled_prizes(
         va: __m256i,
         vb: __m256i,
         w0: u32,
         k: u32,
+        orders: &[u32; 16],
         to0: *mut u8,
         to1: *mut u8,
-        rng: &mut GameRng,
-        bits: &mut u64,
     ) {
         debug_assert!((1..=16).contains(&k));
-        let mut orders = [0u32; 16];
-        // The generator as a local copy for the block, written back once: its state can stay
-        // in registers rather than go through memory at every draw.
-        let mut g = rng.clone();
-        for order in orders.iter_mut().take(k as usize) {
-            *order = g.shuffle4_order(bits);
-        }
-        *rng = g;
         // Lane `i`: battle `i`'s seat-0 prize and card, then seat 1's (bytes 0..4, as the word
         // shuffle numbers them).
         let quads = _mm512_or_si512(

@@ -349,7 +349,21 @@ fn each_shape_goes_to_its_loop() {
             ],
             classic,
         ),
-        (vec![("prize", "true"), ("speed", "0.1")], HotLoop::Duo),
+        (vec![("prize", "true"), ("speed", "0.1")], classic),
+        // (With a prize the orders by rank are the prize block's own.)
+        (
+            vec![("prize", "true"), ("speed", "0.1"), ("pickup", "rank-asc")],
+            classic,
+        ),
+        (
+            vec![
+                ("prize", "true"),
+                ("speed", "0.1"),
+                ("pile", "two-pile"),
+                ("ranking", "peasant"),
+            ],
+            classic,
+        ),
         (vec![("hand", "3")], HotLoop::Table),
         (vec![("speed", "0.1")], classic),
         (vec![("speed", "0.1"), ("pile", "two-pile")], classic),
