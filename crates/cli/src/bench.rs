@@ -179,6 +179,7 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
         &[("pile", "two-pile"), ("speed", "0.1")],
     ),
     ("speed=0.1", &[("speed", "0.1")]),
+    ("prize, speed=0.1", &[("prize", "true"), ("speed", "0.1")]),
     ("target_cards=40", &[("target_cards", "40")]),
     ("min_cards=5", &[("min_cards", "5")]),
     ("wars_to_win=3", &[("wars_to_win", "3")]),

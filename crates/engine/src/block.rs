@@ -21,7 +21,10 @@
 //! their cards are laid in those orders by one byte shuffle and packed behind the winners'
 //! stacks (or won piles) as above; under the other orders they are played one by one on the
 //! stretches (the winner's four cards in the pick-up order, one store). With two piles a
-//! stack of one card gives it as the prize and takes its won pile under it first.
+//! stack of one card gives it as the prize and takes its won pile under it first. Under
+//! `speed` seat 0 grabs a battle, tie or not, when its draw says so: a block draws the grabs
+//! battle by battle (with a prize, each before that battle's shuffle) up to the first tie not
+//! grabbed, and the grabbed battles are seat 0's.
 //!
 //! The table loop borrows the same idea for two seats' hand battles where both play by the
 //! same policy ([`hand_battles`]): each battle's picks (and draws) are made in turn with the
@@ -542,7 +545,7 @@ mod x86 {
         assert!(first < u64::from(cap) && tally.lead_changes <= first);
         let mut lead = duo::margin_of(tally.leader);
         // Re-derived after everything that writes through `s` (a war, a table battle, a won
-        // pile shuffled).
+        // pile shuffled or taken under a stack's last card).
         let (mut s0, mut s1) = stretches(s);
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
@@ -623,6 +626,7 @@ mod x86 {
                     first = tally.battles;
                     battles = first as u32;
                     changes = tally.lead_changes;
+                    bits = rng.take_bits();
                     if let Some(end) = end {
                         break end;
                     }
@@ -636,7 +640,12 @@ mod x86 {
                 if TWO {
                     (m0, m1) = (s.m[0], s.m[1]);
                 }
-                debug_assert!((TWO || s.m == [0; 4]) && h0 < SMALL_CAP && h1 < SMALL_CAP);
+                // (The stretches never wrap: a pile turned over or shuffled lies where it was.)
+                debug_assert!(
+                    (TWO || s.m == [0; 4])
+                        && h0 + l0 + m0 <= SLIDE + SMALL_DECK
+                        && h1 + l1 + m1 <= SLIDE + SMALL_DECK
+                );
                 continue;
             }
             // SAFETY: `h < SLIDE`, so the 32 bytes lie inside the stretch; those past the
@@ -995,7 +1004,7 @@ mod x86 {
         m
     };
 
-    /// The battles `0..k` of a prize block, `1 ≤ k ≤ 16` (and under `speed` seat 0's grabs),
+    /// The battles `0..k` of a prize block, `k ≤ room ≤ 16` (and under `speed` seat 0's grabs),
     /// with the draws the two-seat loop makes for them in its order: under `speed` the grab
     /// (a draw every battle, before the pick-up's) up to the first tie not grabbed, whose draw
     /// is made (the war follows), and under the `shuffled` pick-up each battle's 4-card
