@@ -47,8 +47,15 @@ use crate::rules::{
 use crate::seats::{SLIDE, SMALL_CAP, SMALL_DECK, Seats};
 use crate::state::{End, Scratch, Tally};
 
-/// Whether this CPU has every instruction the block loop uses.
+/// Whether this CPU has every instruction the block loop uses. Asked once a game (the block
+/// loop's soundness rests on it): the nine features' answer is kept, one load after the first.
 pub(crate) fn available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(detect)
+}
+
+/// [`available`]'s question, put to the CPU.
+fn detect() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx512f")
