@@ -77,20 +77,12 @@ fn detect() -> bool {
 /// Whether the block loop can play these rules: two seats without hands, a card against a card
 /// or a prize and a card, with one pile or two, under an ordered ranking or a beats-table one
 /// of at most 16 values (the sixteen battles' outcomes looked up in [`duo::duel_table`] at
-/// once), with `speed` (seat 0's grabs drawn battle by battle) or without; picked up by rank
-/// only with a prize or under an ordered ranking without speed; no loop detection; a deck of
-/// at most [`SMALL_DECK`] cards. Every ending plays: a block is cut short where a
+/// once), with `speed` (seat 0's grabs drawn battle by battle) or without, in any pick-up
+/// order; no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays: a block is cut short where a
 /// card-counting one (`target_cards`, `min_cards`) could come before its last battle, and
 /// `wars_to_win` is looked at after each war. Wars of any kind go to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
-    let table = matches!(r.compare, Compare::Table { .. });
     duo::plays(r)
-        // Without a prize the orders by rank are winner- and loser-first, which they are not
-        // where the lower card can win (a beats-table ranking; `speed`, whose grabbed battle
-        // goes to seat 0 whatever the cards). With a prize they are the prize block's own.
-        && (r.prize
-            || !(table || r.speed.is_some())
-            || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC))
         && match r.compare {
             Compare::Ordered => true,
             Compare::Table { values, .. } => values <= 16,
@@ -156,11 +148,8 @@ pub(crate) fn run(
                 _ => prize!(pick::ASC),
             };
         }
-        // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.
-        // Under one, or under `speed`, winner-first is not rank-descending: `plays()` keeps the
-        // orders by rank off, and a wrong dispatch would play other games.)
+        // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.)
         let speed = r.speed.is_some();
-        assert!(!(table || speed) || !matches!(pick_of(r.pickup), pick::DESC | pick::ASC));
         macro_rules! go {
             ($pick:expr, $two:expr, $c:expr, $t:expr, $s:expr) => {
                 x86::run_with::<$pick, $two, $c, $t, $s>(r, s, t, duel, tally, rng)
@@ -180,15 +169,36 @@ pub(crate) fn run(
                 }
             };
         }
+        // The orders by rank: under an ordered ranking without speed the higher card is the
+        // winner's, and they are winner- and loser-first (2, 3); under a beats-table ranking or
+        // speed the lower card can win, and they are their own (4, 5).
+        macro_rules! by_rank {
+            ($pick:expr, $same:expr, $two:expr) => {
+                match (counted, table, speed) {
+                    (true, false, false) => go!($same, $two, true, false, false),
+                    (false, false, false) => go!($same, $two, false, false, false),
+                    (true, true, true) => go!($pick, $two, true, true, true),
+                    (true, true, false) => go!($pick, $two, true, true, false),
+                    (true, false, true) => go!($pick, $two, true, false, true),
+                    (false, true, true) => go!($pick, $two, false, true, true),
+                    (false, true, false) => go!($pick, $two, false, true, false),
+                    (false, false, true) => go!($pick, $two, false, false, true),
+                }
+            };
+        }
         match (pick_of(r.pickup), two) {
             (pick::SHUFFLED, false) => with!(0, false),
             (pick::SEAT, false) => with!(1, false),
-            (pick::WINNER | pick::DESC, false) => with!(2, false),
-            (_, false) => with!(3, false),
+            (pick::WINNER, false) => with!(2, false),
+            (pick::LOSER, false) => with!(3, false),
+            (pick::DESC, false) => by_rank!(4, 2, false),
+            (_, false) => by_rank!(5, 3, false),
             (pick::SHUFFLED, true) => with!(0, true),
             (pick::SEAT, true) => with!(1, true),
-            (pick::WINNER | pick::DESC, true) => with!(2, true),
-            (_, true) => with!(3, true),
+            (pick::WINNER, true) => with!(2, true),
+            (pick::LOSER, true) => with!(3, true),
+            (pick::DESC, true) => by_rank!(4, 2, true),
+            (_, true) => by_rank!(5, 3, true),
         }
     }
 }
@@ -252,7 +262,8 @@ mod x86 {
     };
 
     /// The block loop for one pick-up order of a plain battle: 0 shuffled (a random bit per
-    /// battle), 1 by seat (seat 0's card first), 2 the winner's card first, 3 the loser's; with
+    /// battle), 1 by seat (seat 0's card first), 2 the winner's card first, 3 the loser's, 4
+    /// the higher card first, 5 the lower (where the lower card can win, not 2 and 3); with
     /// `TWO`, won cards go onto won piles, and a stack that runs out takes its won pile at the
     /// start of the next battle (turned over where it lies, shuffled there, or the player out,
     /// by `on_empty`). With `COUNTED` (an ending that counts cards, or `wars_to_win`), a block
@@ -423,7 +434,10 @@ mod x86 {
                     }
                     1 => 0,
                     2 => w1,
-                    _ => w0,
+                    3 => w0,
+                    // (Equal cards are the same byte: their order does not matter.)
+                    4 => u32::from(_mm_cmpgt_epu8_mask(vb, va)),
+                    _ => u32::from(_mm_cmpgt_epu8_mask(va, vb)),
                 };
                 let pairs = laid_pairs(va, vb, swap);
                 // SAFETY: a tail (behind the stack and the won pile) is below `SLIDE +

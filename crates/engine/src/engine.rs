@@ -14,9 +14,8 @@
 //!   hands ([`duo::plays`]).
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking or a beats-table of at
-//!   most 16 values, one pile or two, a prize or not, `speed` or not (picked up by rank only
-//!   with a prize, or under an ordered ranking without speed), nothing to look for loops in, a
-//!   deck of at most 256 cards.
+//!   most 16 values, one pile or two, a prize or not, `speed` or not, any pick-up order,
+//!   nothing to look for loops in, a deck of at most 256 cards.
 
 use std::fmt;
 

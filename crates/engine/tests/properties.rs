@@ -275,11 +275,20 @@ fn each_shape_goes_to_its_loop() {
             vec![("ranking", "low-beats-high"), ("pile", "two-pile")],
             classic,
         ),
-        // A beats-table ranking picked up by rank: the two-seat loop; with a prize (whose block
-        // has its own orders by rank), the block loop.
+        // A beats-table ranking picked up by rank (the higher card first, which may be the
+        // loser's): with nothing random loops are looked for, in the two-seat loop; with
+        // shuffled won piles, the block loop.
         (
             vec![("ranking", "peasant"), ("pickup", "rank-desc")],
             HotLoop::Duo,
+        ),
+        (
+            vec![
+                ("ranking", "peasant"),
+                ("pickup", "rank-desc"),
+                ("pile", "two-pile"),
+            ],
+            classic,
         ),
         (vec![("ranking", "peasant"), ("prize", "true")], classic),
         (vec![("pile", "two-pile")], classic),
@@ -367,7 +376,7 @@ fn each_shape_goes_to_its_loop() {
         (vec![("hand", "3")], HotLoop::Table),
         (vec![("speed", "0.1")], classic),
         (vec![("speed", "0.1"), ("pile", "two-pile")], classic),
-        (vec![("speed", "0.1"), ("pickup", "rank-asc")], HotLoop::Duo),
+        (vec![("speed", "0.1"), ("pickup", "rank-asc")], classic),
     ] {
         let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
         assert_eq!(Engine::new(&rules).hot_loop(), want, "{pairs:?}");
