@@ -78,9 +78,10 @@ fn detect() -> bool {
 /// or a prize and a card, with one pile or two, under an ordered ranking or a beats-table one
 /// of at most 16 values (the sixteen battles' outcomes looked up in [`duo::duel_table`] at
 /// once), with `speed` (seat 0's grabs drawn battle by battle) or without, in any pick-up
-/// order; no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays: a block is cut short where a
-/// card-counting one (`target_cards`, `min_cards`) could come before its last battle, and
-/// `wars_to_win` is looked at after each war. Wars of any kind go to the two-seat loops' war.
+/// order; no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays: a
+/// block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
+/// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
+/// to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
         && match r.compare {
@@ -113,12 +114,26 @@ pub(crate) fn run(
     );
     // SAFETY: `available()` found every feature these enable.
     unsafe {
-        // In a plain battle under an ordered ranking the winner's card is the higher one, so
-        // winner-first is rank-descending, and loser-first rank-ascending.
         // (Compiled in: whether an ending counts cards, which bounds each block, or wars.)
         let counted = r.target_cards.is_some() || r.min_cards.is_some() || r.wars_to_win.is_some();
         let table = !duel.is_empty();
         let two = r.two_pile.is_some();
+        // Every combination of three flags compiled in, each named (as const generics need):
+        // `$call!(args…, a, b, c)` for the flags' values at run time.
+        macro_rules! flags {
+            ($call:ident!($($args:tt)*), $a:expr, $b:expr, $c:expr) => {
+                match ($a, $b, $c) {
+                    (true, true, true) => $call!($($args)* true, true, true),
+                    (true, true, false) => $call!($($args)* true, true, false),
+                    (true, false, true) => $call!($($args)* true, false, true),
+                    (true, false, false) => $call!($($args)* true, false, false),
+                    (false, true, true) => $call!($($args)* false, true, true),
+                    (false, true, false) => $call!($($args)* false, true, false),
+                    (false, false, true) => $call!($($args)* false, false, true),
+                    (false, false, false) => $call!($($args)* false, false, false),
+                }
+            };
+        }
         macro_rules! run_prize {
             ($pick:expr, $two:expr, $c:expr, $t:expr) => {
                 x86::run_prize::<{ $pick }, $two, $c, $t>(r, s, t, duel, tally, rng)
@@ -126,16 +141,7 @@ pub(crate) fn run(
         }
         macro_rules! prize {
             ($pick:expr) => {
-                match (two, counted, table) {
-                    (true, true, true) => run_prize!($pick, true, true, true),
-                    (true, true, false) => run_prize!($pick, true, true, false),
-                    (true, false, true) => run_prize!($pick, true, false, true),
-                    (true, false, false) => run_prize!($pick, true, false, false),
-                    (false, true, true) => run_prize!($pick, false, true, true),
-                    (false, true, false) => run_prize!($pick, false, true, false),
-                    (false, false, true) => run_prize!($pick, false, false, true),
-                    (false, false, false) => run_prize!($pick, false, false, false),
-                }
+                flags!(run_prize!($pick,), two, counted, table)
             };
         }
         if r.prize {
@@ -157,16 +163,7 @@ pub(crate) fn run(
         }
         macro_rules! with {
             ($pick:expr, $two:expr) => {
-                match (counted, table, speed) {
-                    (true, true, true) => go!($pick, $two, true, true, true),
-                    (true, true, false) => go!($pick, $two, true, true, false),
-                    (true, false, true) => go!($pick, $two, true, false, true),
-                    (true, false, false) => go!($pick, $two, true, false, false),
-                    (false, true, true) => go!($pick, $two, false, true, true),
-                    (false, true, false) => go!($pick, $two, false, true, false),
-                    (false, false, true) => go!($pick, $two, false, false, true),
-                    (false, false, false) => go!($pick, $two, false, false, false),
-                }
+                flags!(go!($pick, $two,), counted, table, speed)
             };
         }
         // The orders by rank: under an ordered ranking without speed the higher card is the
@@ -174,15 +171,10 @@ pub(crate) fn run(
         // speed the lower card can win, and they are their own (4, 5).
         macro_rules! by_rank {
             ($pick:expr, $same:expr, $two:expr) => {
-                match (counted, table, speed) {
-                    (true, false, false) => go!($same, $two, true, false, false),
-                    (false, false, false) => go!($same, $two, false, false, false),
-                    (true, true, true) => go!($pick, $two, true, true, true),
-                    (true, true, false) => go!($pick, $two, true, true, false),
-                    (true, false, true) => go!($pick, $two, true, false, true),
-                    (false, true, true) => go!($pick, $two, false, true, true),
-                    (false, true, false) => go!($pick, $two, false, true, false),
-                    (false, false, true) => go!($pick, $two, false, false, true),
+                if table || speed {
+                    with!($pick, $two)
+                } else {
+                    with!($same, $two)
                 }
             };
         }
@@ -301,7 +293,6 @@ mod x86 {
         let total = l0 + l1 + m0 + m1;
         assert!(total <= SMALL_DECK && (TWO || s.m == [0; 4]) && h0 < SLIDE && h1 < SLIDE);
         let (lo, hi) = end_bounds::<COUNTED>(r, total);
-        let on_empty = r.two_pile;
         let outcomes = outcome_registers::<TABLE>(duel);
         let speed = r.speed.unwrap_or(0);
         // Seat 0's cards.
@@ -315,51 +306,12 @@ mod x86 {
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
         let end = loop {
-            if (h0 | h1) >= SLIDE {
-                // SAFETY: each seat's cards lie at `h..h + l + m` of its stretch; `copy`
-                // allows the overlap.
-                unsafe {
-                    std::ptr::copy(s0.add(h0), s0, l0 + m0);
-                    std::ptr::copy(s1.add(h1), s1, l1 + m1);
-                }
-                (h0, h1) = (0, 0);
+            let (mut pos, st) = ([h0, h1, l0, l1, m0, m1], (&mut s0, &mut s1));
+            // SAFETY: `pos` is where the seats' cards lie in the stretches `s0`, `s1`.
+            if let Some(end) = unsafe { battle_start::<TWO>(r, s, rng, &mut bits, st, &mut pos) } {
+                break end;
             }
-            if TWO && (l0 == 0 || l1 == 0) {
-                // Before the battle's draws, as the general draw turns a pile over. A seat in
-                // the game holds a card, so an empty stack has a won pile behind it.
-                debug_assert!(l0 + m0 > 0 && l1 + m1 > 0);
-                if on_empty == Some(OnEmpty::TurnOver) {
-                    // Where it lies: no card moves.
-                    if l0 == 0 {
-                        (l0, m0) = (m0, 0);
-                    }
-                    if l1 == 0 {
-                        (l1, m1) = (m1, 0);
-                    }
-                } else {
-                    rng.put_bits(bits);
-                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
-                    (s.m[0], s.m[1]) = (m0, m1);
-                    if on_empty == Some(OnEmpty::Lose) {
-                        // The player whose stack ran out is out (both, if both ran out).
-                        let able = u8::from(l0 > 0) | u8::from(l1 > 0) << 1;
-                        s.in_game = able;
-                        let winner = (able != 0).then(|| able.trailing_zeros() as u8);
-                        break (EndReason::Forfeit, winner);
-                    }
-                    // Shuffled where it lies, seat 0's first.
-                    for p in 0..2 {
-                        if s.l[p] == 0 {
-                            s.turn_over(p, rng);
-                        }
-                    }
-                    (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
-                    (m0, m1) = (s.m[0], s.m[1]);
-                    bits = rng.take_bits();
-                    // The shuffle wrote through `s`: the stretches are taken from it again.
-                    (s0, s1) = stretches(s);
-                }
-            }
+            [h0, h1, l0, l1, m0, m1] = pos;
             // SAFETY: `h < SLIDE`, so the sixteen bytes lie inside the stretch; those past
             // the stack's last card are never used (`k ≤ l`).
             let (va, vb) = unsafe {
@@ -575,50 +527,12 @@ mod x86 {
             if !TWO {
                 l1 = total - l0;
             }
-            if (h0 | h1) >= SLIDE {
-                // SAFETY: each seat's cards lie at `h..h + l + m` of its stretch; `copy`
-                // allows the overlap.
-                unsafe {
-                    std::ptr::copy(s0.add(h0), s0, l0 + m0);
-                    std::ptr::copy(s1.add(h1), s1, l1 + m1);
-                }
-                (h0, h1) = (0, 0);
+            let (mut pos, st) = ([h0, h1, l0, l1, m0, m1], (&mut s0, &mut s1));
+            // SAFETY: `pos` is where the seats' cards lie in the stretches `s0`, `s1`.
+            if let Some(end) = unsafe { battle_start::<TWO>(r, s, rng, &mut bits, st, &mut pos) } {
+                break end;
             }
-            if TWO && (l0 == 0 || l1 == 0) {
-                // Before the battle's draws, as the general draw turns a pile over. A seat in
-                // the game holds a card, so an empty stack has a won pile behind it.
-                debug_assert!(l0 + m0 > 0 && l1 + m1 > 0);
-                if on_empty == Some(OnEmpty::TurnOver) {
-                    // Where it lies: no card moves.
-                    if l0 == 0 {
-                        (l0, m0) = (m0, 0);
-                    }
-                    if l1 == 0 {
-                        (l1, m1) = (m1, 0);
-                    }
-                } else {
-                    rng.put_bits(bits);
-                    (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
-                    (s.m[0], s.m[1]) = (m0, m1);
-                    if on_empty == Some(OnEmpty::Lose) {
-                        // The player whose stack ran out is out (both, if both ran out).
-                        let able = u8::from(l0 > 0) | u8::from(l1 > 0) << 1;
-                        s.in_game = able;
-                        let winner = (able != 0).then(|| able.trailing_zeros() as u8);
-                        break (EndReason::Forfeit, winner);
-                    }
-                    // Shuffled where it lies, seat 0's first.
-                    for p in 0..2 {
-                        if s.l[p] == 0 {
-                            s.turn_over(p, rng);
-                        }
-                    }
-                    (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
-                    (m0, m1) = (s.m[0], s.m[1]);
-                    bits = rng.take_bits();
-                    (s0, s1) = stretches(s);
-                }
-            }
+            [h0, h1, l0, l1, m0, m1] = pos;
             if l0 < 2 || l1 < 2 {
                 rng.put_bits(bits);
                 (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
@@ -1115,6 +1029,69 @@ mod x86 {
             _mm512_storeu_si512(to0.cast(), _mm512_maskz_compress_epi32(w0 as u16, laid));
             _mm512_storeu_si512(to1.cast(), _mm512_maskz_compress_epi32(w1 as u16, laid));
         }
+    }
+
+    /// The start of a block loop's battle, the seats' cards at `pos` (each seat's head, stack
+    /// and won pile, `[h0, h1, l0, l1, m0, m1]`) in the stretches `s0`, `s1`: slid back to the
+    /// front once a head passes [`SLIDE`]; with `TWO` piles, a stack that has run out takes its
+    /// won pile before the battle's draws, as the general draw turns a pile over: where it lies
+    /// (turned over: no card moves), shuffled there (seat 0's first; the stretches taken from
+    /// `s` again), or under `on_empty = lose` the player whose stack ran out is out (both, if
+    /// both did): the end. `bits` is the loop's pick-up bit buffer.
+    ///
+    /// # Safety
+    /// Each seat's cards lie at `h..h + l + m` of its stretch.
+    #[inline(always)]
+    unsafe fn battle_start<const TWO: bool>(
+        r: &Rules,
+        s: &mut Seats,
+        rng: &mut GameRng,
+        bits: &mut u64,
+        (s0, s1): (&mut *mut u8, &mut *mut u8),
+        pos: &mut [usize; 6],
+    ) -> Option<End> {
+        let [h0, h1, l0, l1, m0, m1] = *pos;
+        if (h0 | h1) >= SLIDE {
+            // SAFETY: the caller's; `copy` allows the overlap.
+            unsafe {
+                std::ptr::copy(s0.add(h0), *s0, l0 + m0);
+                std::ptr::copy(s1.add(h1), *s1, l1 + m1);
+            }
+            (pos[0], pos[1]) = (0, 0);
+        }
+        if !(TWO && (l0 == 0 || l1 == 0)) {
+            return None;
+        }
+        let [h0, h1, ..] = *pos;
+        // A seat in the game holds a card, so an empty stack has a won pile behind it.
+        debug_assert!(l0 + m0 > 0 && l1 + m1 > 0);
+        if r.two_pile == Some(OnEmpty::TurnOver) {
+            for p in 0..2 {
+                if pos[2 + p] == 0 {
+                    (pos[2 + p], pos[4 + p]) = (pos[4 + p], 0);
+                }
+            }
+            return None;
+        }
+        rng.put_bits(*bits);
+        (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+        (s.m[0], s.m[1]) = (m0, m1);
+        if r.two_pile == Some(OnEmpty::Lose) {
+            let able = u8::from(l0 > 0) | u8::from(l1 > 0) << 1;
+            s.in_game = able;
+            let winner = (able != 0).then(|| able.trailing_zeros() as u8);
+            return Some((EndReason::Forfeit, winner));
+        }
+        for p in 0..2 {
+            if s.l[p] == 0 {
+                s.turn_over(p, rng);
+            }
+        }
+        *pos = [s.h[0], s.h[1], s.l[0], s.l[1], s.m[0], s.m[1]];
+        *bits = rng.take_bits();
+        // (The shuffle wrote through `s`.)
+        (*s0, *s1) = stretches(s);
+        None
     }
 
     /// The lead changes in a block whose battles seat 0 won where `w0` says (of the battles in
