@@ -154,7 +154,6 @@ pub(crate) fn run(
                 _ => prize!(pick::ASC),
             };
         }
-        // (A beats-table ranking, with the outcomes `duel` looked up, or the cards compared.)
         let speed = r.speed.is_some();
         macro_rules! go {
             ($pick:expr, $two:expr, $c:expr, $t:expr, $s:expr) => {
@@ -1032,15 +1031,16 @@ mod x86 {
     }
 
     /// The start of a block loop's battle, the seats' cards at `pos` (each seat's head, stack
-    /// and won pile, `[h0, h1, l0, l1, m0, m1]`) in the stretches `s0`, `s1`: slid back to the
-    /// front once a head passes [`SLIDE`]; with `TWO` piles, a stack that has run out takes its
+    /// and won pile, `[h0, h1, l0, l1, m0, m1]`) in the stretches `s0`, `s1`: both slid back to
+    /// the front once either head reaches [`SLIDE`]; with `TWO` piles, a stack that has run out takes its
     /// won pile before the battle's draws, as the general draw turns a pile over: where it lies
     /// (turned over: no card moves), shuffled there (seat 0's first; the stretches taken from
     /// `s` again), or under `on_empty = lose` the player whose stack ran out is out (both, if
     /// both did): the end. `bits` is the loop's pick-up bit buffer.
     ///
     /// # Safety
-    /// Each seat's cards lie at `h..h + l + m` of its stretch.
+    /// `*s0` and `*s1` are the stretches of `s` ([`stretches`]), and each seat's cards lie at
+    /// `h..h + l + m` of its stretch.
     #[inline(always)]
     unsafe fn battle_start<const TWO: bool>(
         r: &Rules,

@@ -1090,10 +1090,10 @@ fn two_piles_on_small_rings_play_alike() {
     }
 }
 
-/// Two piles with a prize, speed or both, two players: the two-seat loop plays them (and the
-/// block loop speed without a prize, where the CPU has it and the pick-up is not by rank; a stack
-/// down to one card, whose won pile turns over between the prize and the face-up card, has
-/// the pile turned over under that card first; under `lose` it is the general battle's).
+/// Two piles with a prize, speed or both, two players: the two-seat loop and, where the CPU has
+/// it, the block loop play them (a stack down to one card, whose won pile turns over between
+/// the prize and the face-up card, has the pile turned over under that card first; under
+/// `lose` it is the general battle's).
 /// Every pick-up order and `on_empty`, an ordered and a table ranking, and odd stacks: the
 /// general loop's games.
 #[test]
