@@ -506,7 +506,6 @@ mod x86 {
         let total = l0 + l1 + m0 + m1;
         assert!(total <= SMALL_DECK && (TWO || s.m == [0; 4]) && h0 < SLIDE && h1 < SLIDE);
         let (lo, hi) = end_bounds::<COUNTED>(r, total);
-        let on_empty = r.two_pile;
         let layered = r.pickup == Pickup::Played;
         let outcomes = outcome_registers::<TABLE>(duel);
         // (Asked once a block, not compiled in: it would double the prize block's instances.)
@@ -538,37 +537,25 @@ mod x86 {
                 if TWO {
                     (s.m[0], s.m[1]) = (m0, m1);
                 }
-                if TWO
-                    && on_empty != Some(OnEmpty::Lose)
-                    && (0..2).all(|p| s.l[p] >= 2 || s.m[p] > 0)
-                {
-                    // Two piles: a stack of one card gives it as the prize, and its won pile
-                    // is turned over for the face-up card. The pile does not change before
-                    // then, so it goes under the card now, seat 0's first as the general
-                    // battle draws, and the battle is a block's.
-                    for p in 0..2 {
-                        if s.l[p] < 2 {
-                            s.turn_over_under(p, rng);
-                        }
-                    }
-                } else {
-                    // A player cannot give a prize and turn up a card: one battle of the table
-                    // loop, on the tally it keeps (this loop's counts handed over and taken
-                    // back).
+                // Two piles: a stack of one card takes its won pile under it, and the battle is
+                // a block's; else a player cannot give a prize and turn up a card: one battle
+                // of the table loop, on the tally it keeps (this loop's counts handed over and
+                // taken back).
+                let mut ended = None;
+                if !(TWO && duo::piles_under_last_cards(r, s, rng)) {
                     let counts = (first, u64::from(battles), changes, TURNED);
                     let end = duo::table_battle(r, t, s, &mut tally, rng, counts, &mut lead);
                     first = tally.battles;
                     battles = first as u32;
                     changes = tally.lead_changes;
-                    bits = rng.take_bits();
-                    if let Some(end) = end {
-                        break end;
-                    }
-                    if battles >= cap {
-                        break duo::at_cap(r, battles, s.l[0] + s.m[0], total);
-                    }
+                    ended = end.or_else(|| {
+                        (battles >= cap).then(|| duo::at_cap(r, battles, s.l[0] + s.m[0], total))
+                    });
                 }
                 bits = rng.take_bits();
+                if let Some(end) = ended {
+                    break end;
+                }
                 (s0, s1) = stretches(s);
                 (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
                 if TWO {
@@ -1032,11 +1019,11 @@ mod x86 {
 
     /// The start of a block loop's battle, the seats' cards at `pos` (each seat's head, stack
     /// and won pile, `[h0, h1, l0, l1, m0, m1]`) in the stretches `s0`, `s1`: both slid back to
-    /// the front once either head reaches [`SLIDE`]; with `TWO` piles, a stack that has run out takes its
-    /// won pile before the battle's draws, as the general draw turns a pile over: where it lies
-    /// (turned over: no card moves), shuffled there (seat 0's first; the stretches taken from
-    /// `s` again), or under `on_empty = lose` the player whose stack ran out is out (both, if
-    /// both did): the end. `bits` is the loop's pick-up bit buffer.
+    /// the front once either head reaches [`SLIDE`]; with `TWO` piles, a stack that has run out
+    /// takes its won pile before the battle's draws, as the general draw turns a pile over:
+    /// where it lies (turned over: no card moves), shuffled there (seat 0's first; the
+    /// stretches taken from `s` again), or under `on_empty = lose` the player whose stack ran
+    /// out is out (both, if both did): the end. `bits` is the loop's pick-up bit buffer.
     ///
     /// # Safety
     /// `*s0` and `*s1` are the stretches of `s` ([`stretches`]), and each seat's cards lie at

@@ -525,19 +525,7 @@ fn run_with<
             Exit::Short => {
                 rng.put_bits(bits);
                 g.store(s);
-                // Two piles: a stack of one card gives it as the prize, and its won pile is
-                // turned over for the face-up card. The pile does not change before then, so
-                // it goes under the card now, seat 0's first as the general battle draws,
-                // and the battle is the run's. Under `lose` the stack's end is the player's.
-                if TWO
-                    && r.two_pile != Some(OnEmpty::Lose)
-                    && (0..2).all(|p| s.l[p] >= 2 || s.m[p] > 0)
-                {
-                    for p in 0..2 {
-                        if s.l[p] < 2 {
-                            s.turn_over_under(p, rng);
-                        }
-                    }
+                if TWO && piles_under_last_cards(r, s, rng) {
                     g = Regs::load(s);
                     bits = rng.take_bits();
                     continue 'game;
@@ -1012,10 +1000,28 @@ fn into_pile(s: &mut Seats, p: usize, k: usize, shuffles: bool, rng: &mut GameRn
     s.l[p] -= k - rest;
 }
 
+/// Two piles, a battle with a prize where a stack is down to one card: that card is the prize,
+/// and its won pile is turned over for the face-up card. The pile does not change before then,
+/// so it goes under the card now (seat 0's first, as the general battle draws) and the battle
+/// is the calling loop's own: whether it could. Not under `lose` (the stack's end is the
+/// player's), nor where a seat has neither two cards in its stack nor a won pile: those battles
+/// are the table loop's ([`table_battle`]).
+pub(crate) fn piles_under_last_cards(r: &Rules, s: &mut Seats, rng: &mut GameRng) -> bool {
+    if r.two_pile == Some(OnEmpty::Lose) || !(0..2).all(|p| s.l[p] >= 2 || s.m[p] > 0) {
+        return false;
+    }
+    for p in 0..2 {
+        if s.l[p] < 2 {
+            s.turn_over_under(p, rng);
+        }
+    }
+    true
+}
+
 /// One battle of the table loop in the middle of a two-seat loop's game (a player short of a
-/// prize and a card in its stack), on the tally it keeps: the loop's own `counts` (its first battle, the
-/// battles and lead changes so far, the cards turned in each plain battle) are handed over
-/// first, and the lead (`lead`, as [`note`] keeps it) taken back after; the loop takes its
+/// prize and a card in its stack), on the tally it keeps: the loop's own `counts` (its first
+/// battle, the battles and lead changes so far, the cards turned in each plain battle) are
+/// handed over first, and the lead (`lead`, as [`note`] keeps it) taken back after; the loop takes its
 /// first battle and counts back from the tally.
 #[cold]
 pub(crate) fn table_battle(

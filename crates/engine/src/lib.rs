@@ -13,7 +13,7 @@
 //! - One general loop plays every rule set in the plain words of the rules; specialised loops
 //!   ([`HotLoop`]) play the same games faster: a compact layout for every rule set, a two-seat
 //!   loop for 2-player rules, a vector block loop (AVX-512, detected at run time) for the
-//!   classic shape and its variants (two piles or a prize, the endings, beats-table rankings;
+//!   classic shape and its variants (two piles, a prize, speed, the endings, beats-table rankings;
 //!   and blocks of two seats' hand battles for the compact layout's loop). They play exactly
 //!   the games of the general loop, draw for draw, so results never depend on the CPU or the
 //!   loop.
