@@ -26,6 +26,13 @@
 //! battle by battle (with a prize, each before that battle's shuffle) up to the first tie not
 //! grabbed, and the grabbed battles are seat 0's.
 //!
+//! Where nothing is random (and there is no prize), loops are looked for as the two-seat loop
+//! looks: Brent's saves, and a position compared in full only where seat 0's count and both top
+//! cards are the saved one's. The positions inside a block are the stacks moved on by a card, so
+//! their top cards are the block's next cards: one byte compare of each seat's sixteen against
+//! the saved top card finds where a block must stop for a look. The loop's start is then found
+//! by the two-seat loop's replays ([`duo::finish`]).
+//!
 //! The table loop borrows the same idea for two seats' hand battles where both play by the
 //! same policy ([`hand_battles`]): each battle's picks (and draws) are made in turn with the
 //! hands followed in a register, and the block's cards are then laid and packed behind
@@ -38,7 +45,8 @@
 //! from the same buffer as one `bit()` per battle), so every game, record and draw is
 //! identical to the general loop's (a property test compares the loops game for game).
 
-use crate::duo::{self, War};
+use crate::cycle::{self, Position, Saves, TRAIL};
+use crate::duo::{self, Finish, War};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::GameRng;
 use crate::rules::{
@@ -78,7 +86,8 @@ fn detect() -> bool {
 /// or a prize and a card, with one pile or two, under an ordered ranking or a beats-table one
 /// of at most 16 values (the sixteen battles' outcomes looked up in [`duo::duel_table`] at
 /// once), with `speed` (seat 0's grabs drawn battle by battle) or without, in any pick-up
-/// order; no loop detection; a deck of at most [`SMALL_DECK`] cards. Every ending plays: a
+/// order; with loop detection where there is no prize; a deck of at most [`SMALL_DECK`] cards.
+/// Every ending plays: a
 /// block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
 /// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
 /// to the two-seat loops' war.
@@ -88,7 +97,7 @@ pub(crate) fn plays(r: &Rules) -> bool {
             Compare::Ordered => true,
             Compare::Table { values, .. } => values <= 16,
         }
-        && !r.detects_cycles()
+        && !(r.prize && r.detects_cycles())
         && r.cards.total() <= SMALL_DECK
 }
 
@@ -98,6 +107,7 @@ pub(crate) fn run(
     s: &mut Seats,
     t: &mut Scratch,
     duel: &[u8],
+    saves: &mut Saves<Seats>,
     tally: Tally,
     rng: &mut GameRng,
 ) -> GameRecord {
@@ -157,7 +167,7 @@ pub(crate) fn run(
         let speed = r.speed.is_some();
         macro_rules! go {
             ($pick:expr, $two:expr, $c:expr, $t:expr, $s:expr) => {
-                x86::run_with::<$pick, $two, $c, $t, $s>(r, s, t, duel, tally, rng)
+                x86::run_with::<$pick, $two, $c, $t, $s>(r, s, t, duel, saves, tally, rng)
             };
         }
         macro_rules! with {
@@ -280,6 +290,7 @@ mod x86 {
         s: &mut Seats,
         t: &mut Scratch,
         duel: &[u8],
+        saves: &mut Saves<Seats>,
         mut tally: Tally,
         rng: &mut GameRng,
     ) -> GameRecord {
@@ -304,6 +315,28 @@ mod x86 {
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
+        // Loop detection (deterministic rules: never a shuffled pick-up, never speed), as the
+        // two-seat loop does it: Brent's saves from `cycle::FIRST_LOOK` battles on, a position
+        // compared in full only where seat 0's count and both top cards match the saved one's,
+        // and seat 0's count after each battle in the trail for the replay's hint. A block
+        // ends at the next save, and at the first battle inside it after which the counts and
+        // the tops match (the tops of the positions inside a block are its next cards).
+        let cycles = PICKUP != 0 && !SPEED && r.detects_cycles();
+        let start = tally;
+        let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
+        let (mut tort_t0, mut tort_tops) = (0, 0);
+        if cycles {
+            saves.initial.copy_from(s);
+            saves.tortoise.copy_from(s);
+            assert!(saves.trail.len() == TRAIL);
+            tort_t0 = held(l0, m0);
+            // SAFETY: the heads are inside the stretches.
+            tort_tops = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
+            saves.trail[first as usize % TRAIL] = tort_t0 as u8;
+        }
+        // Where the position came back or the cap was reached under loop detection (the
+        // position is then in `s`): the record comes from the replays, as the two-seat loop's.
+        let mut finish = None;
         let end = loop {
             let (mut pos, st) = ([h0, h1, l0, l1, m0, m1], (&mut s0, &mut s1));
             // SAFETY: `pos` is where the seats' cards lie in the stretches `s0`, `s1`.
@@ -333,6 +366,12 @@ mod x86 {
                 room.min(counted_room(held(l0, m0), lo, hi, 1))
             } else {
                 room
+            };
+            // (`power > lam` between blocks: a save is made where they meet.)
+            let room = if cycles {
+                room.min((power - lam) as usize)
+            } else {
+                room
             } as u32;
             // Under `speed`, the draws battle by battle up to the first tie not grabbed (whose
             // draw is made: the war comes after it), with the pick-up bits' buffer refilled
@@ -360,6 +399,15 @@ mod x86 {
                 (ties, higher1)
             };
             let k = (ties | 1 << 16).trailing_zeros().min(room);
+            // Under loop detection the block may end before a look.
+            let played = if cycles && k > 1 {
+                first_match(va, vb, k, higher1, held(l0, m0), tort_t0, tort_tops)
+            } else {
+                k
+            };
+            // A tie after the block: a war.
+            let tied = played == k && k < room;
+            let k = played;
             if k > 0 {
                 let km = (1u32 << k) - 1;
                 let w1 = higher1 & km;
@@ -408,6 +456,14 @@ mod x86 {
                 changes += block_changes::<0>(w0, km, before, lead);
                 let won = w0.count_ones() as usize;
                 let k = k as usize;
+                if cycles {
+                    // Seat 0's count after each battle, for the replay's hint.
+                    let mut t = held(l0, m0);
+                    for i in 0..k {
+                        t = t + 2 * (w0 as usize >> i & 1) - 1;
+                        saves.trail[(battles as usize + 1 + i) % TRAIL] = t as u8;
+                    }
+                }
                 (h0, h1) = (h0 + k, h1 + k);
                 if TWO {
                     (l0, l1) = (l0 - k, l1 - k);
@@ -428,10 +484,26 @@ mod x86 {
                 if let Some(end) = block_end::<COUNTED>(r, s, t0, total, (lo, hi), store) {
                     break end;
                 }
+                if cycles {
+                    lam += k as u64;
+                    // SAFETY: the heads are inside the stretches.
+                    let top = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
+                    if t0 == tort_t0 && top == tort_tops || lam == power {
+                        store(s);
+                        if let Some(how) = look(s, saves, &mut power, &mut lam, battles) {
+                            finish = Some(how);
+                            break (EndReason::Cycle, None);
+                        }
+                        if lam == 0 {
+                            // Saved here.
+                            (tort_t0, tort_tops) = (t0, top);
+                        }
+                    }
+                }
                 if battles >= cap {
                     break duo::at_cap(r, battles, t0, total);
                 }
-                if k as u32 == room {
+                if !tied {
                     continue;
                 }
             } else if room == 0 {
@@ -451,19 +523,124 @@ mod x86 {
             let out = duo::war(r, t, s, &mut tally, rng, duel, a, b, 1);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
-            let ends = (lo, hi, cap);
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
-            {
-                break end;
-            }
             // (With one pile, `s.l[1]` is `total - l0`.)
             (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
             if TWO {
                 (m0, m1) = (s.m[0], s.m[1]);
             }
+            // The endings, then the loop, then the cap, as the two-seat loop asks.
+            let ends = (lo, hi, u32::MAX);
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
+            {
+                break end;
+            }
+            let t0 = held(l0, m0);
+            if cycles {
+                saves.trail[battles as usize % TRAIL] = t0 as u8;
+                lam += 1;
+                // SAFETY: the heads are inside the stretches.
+                let top = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
+                if t0 == tort_t0 && top == tort_tops || lam == power {
+                    if let Some(how) = look(s, saves, &mut power, &mut lam, battles) {
+                        finish = Some(how);
+                        break (EndReason::Cycle, None);
+                    }
+                    if lam == 0 {
+                        (tort_t0, tort_tops) = (t0, top);
+                    }
+                }
+            }
+            if battles >= cap {
+                break duo::at_cap(r, battles, t0, total);
+            }
         };
         rng.put_bits(bits);
-        duo::record(&tally, first, u64::from(battles), changes, 2, end)
+        let record = duo::record(&tally, first, u64::from(battles), changes, 2, end);
+        let how = match finish {
+            Some(how) => how,
+            None if cycles && end.0 == EndReason::Capped => {
+                (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
+                (s.m[0], s.m[1]) = (m0, m1);
+                Finish::Capped(record)
+            }
+            None => return record,
+        };
+        // The replays play on the tally as it stood at the start, from `saves.initial`.
+        duo::finish(r, t, duel, s, saves, start, rng, how)
+    }
+
+    /// A look of Brent's loop detection at the position `s` after `battles` (the two-seat
+    /// loop's): `lam` battles after the saved one (the tortoise), where the quick test found
+    /// the two alike or a save is due (`lam == power`). The position came back: the replay's
+    /// [`Finish`]. A save due: the tortoise moves here, `power` doubles and `lam` starts again
+    /// from 0.
+    fn look(
+        s: &Seats,
+        saves: &mut Saves<Seats>,
+        power: &mut u64,
+        lam: &mut u64,
+        battles: u32,
+    ) -> Option<Finish> {
+        if s.same(&saves.tortoise) {
+            let found = u64::from(battles);
+            return Some(Finish::Loop { lam: *lam, found });
+        }
+        if *power == *lam {
+            saves.tortoise.copy_from(s);
+            *power *= 2;
+            *lam = 0;
+        }
+        None
+    }
+
+    /// Both seats' top cards (seat 0's in the low half), or 256 for an empty stack: the quick
+    /// test of loop detection beside seat 0's count.
+    ///
+    /// # Safety
+    /// The heads `h0`, `h1` lie inside the stretches `s0`, `s1`.
+    #[inline(always)]
+    unsafe fn tops(s0: *const u8, s1: *const u8, [h0, h1, l0, l1]: [usize; 4]) -> u32 {
+        // SAFETY: the caller's.
+        let (a, b) = unsafe { (u32::from(*s0.add(h0)), u32::from(*s1.add(h1))) };
+        let a = if l0 > 0 { a } else { 256 };
+        let b = if l1 > 0 { b } else { 256 };
+        a | b << 16
+    }
+
+    /// The battles of a block of `k > 1` (seat 0's cards in `va`, seat 1's in `vb`, seat 1
+    /// winning `higher1`; seat 0 holding `t0` cards before it) to play before Brent's next
+    /// look: up to the first after which seat 0 holds `tort_t0` cards and the top cards (the
+    /// next battle's) are `tort_tops`, else all `k`. The last battle's tops are the position's
+    /// after the block: looked at there.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,popcnt")]
+    fn first_match(
+        va: __m128i,
+        vb: __m128i,
+        k: u32,
+        higher1: u32,
+        t0: usize,
+        tort_t0: usize,
+        tort_tops: u32,
+    ) -> u32 {
+        let e0 = u32::from(_mm_cmpeq_epi8_mask(
+            va,
+            _mm_set1_epi8(tort_tops as u8 as i8),
+        ));
+        let e1 = u32::from(_mm_cmpeq_epi8_mask(
+            vb,
+            _mm_set1_epi8((tort_tops >> 16) as u8 as i8),
+        ));
+        // Bit `i`: the tops after battle `i` (battle `i + 1`'s cards) match, for `i < k - 1`.
+        let mut alike = (e0 & e1) >> 1 & ((1 << (k - 1)) - 1);
+        while alike != 0 {
+            let i = alike.trailing_zeros();
+            let won0 = (!higher1 & ((2 << i) - 1)).count_ones() as usize;
+            if t0 + 2 * won0 == tort_t0 + i as usize + 1 {
+                return i + 1;
+            }
+            alike &= alike - 1;
+        }
+        k
     }
 
     /// The block loop with a prize: a battle is a prize and a card from each stack, so sixteen

@@ -564,17 +564,9 @@ fn run_with<
                 g.store(s);
                 if s.same(&saves.tortoise) {
                     rng.put_bits(bits);
-                    let plain = !TWO && !PRIZE;
-                    let mut step = Replay::<PICK, TABLE> {
-                        r,
-                        t,
-                        duel,
-                        rng,
-                        plain,
-                    };
                     let found = acc as u32 as u64;
-                    let hint = cycle::start_after(&saves.trail, start.battles, found, lam);
-                    return cycle::finish_loop_after(s, saves, start, lam, &mut step, hint, found);
+                    let how = Finish::Loop { lam, found };
+                    return finish_with::<PICK, TABLE>(r, t, duel, s, saves, start, rng, how);
                 }
             }
             if power == lam {
@@ -591,16 +583,8 @@ fn run_with<
             if cycles && end.0 == EndReason::Capped {
                 g.store(s);
                 rng.put_bits(bits);
-                let capped = record_packed(&tally, first, acc, turned, end);
-                let plain = !TWO && !PRIZE;
-                let mut step = Replay::<PICK, TABLE> {
-                    r,
-                    t,
-                    duel,
-                    rng,
-                    plain,
-                };
-                return cycle::past_cap(s, saves, start, capped, &mut step);
+                let how = Finish::Capped(record_packed(&tally, first, acc, turned, end));
+                return finish_with::<PICK, TABLE>(r, t, duel, s, saves, start, rng, how);
             }
             break 'game end;
         }
@@ -732,6 +716,77 @@ fn step<const PICK: u8, const TABLE: bool>(
     let (x, y) = pair::<PICK>(winner, a, b, false);
     s.give(r, winner, &[x, y]);
     settled(r, s, tally, winner, 0, 0)
+}
+
+/// How a two-seat game under loop detection stopped before its end was known: its position
+/// came back `lam` battles after the saved one, found after `found` battles; or it reached the
+/// safety cap (the record there) without a loop found.
+pub(crate) enum Finish {
+    Loop { lam: u64, found: u64 },
+    Capped(GameRecord),
+}
+
+/// The record of a two-seat game (two-seat loop or block loop) that stopped as `how` says, on
+/// the seats `s`, from the replays of [`cycle::finish_loop_after`] or [`cycle::past_cap`] from
+/// `saves.initial`, where the tally was `start`; the replay's hint from `saves.trail`.
+#[allow(clippy::too_many_arguments)] // the game's context, handed over
+pub(crate) fn finish(
+    r: &Rules,
+    t: &mut Scratch,
+    duel: &[u8],
+    s: &mut Seats,
+    saves: &mut Saves<Seats>,
+    start: Tally,
+    rng: &mut GameRng,
+    how: Finish,
+) -> GameRecord {
+    macro_rules! go {
+        ($pick:expr) => {
+            if duel.is_empty() {
+                finish_with::<{ $pick }, false>(r, t, duel, s, saves, start, rng, how)
+            } else {
+                finish_with::<{ $pick }, true>(r, t, duel, s, saves, start, rng, how)
+            }
+        };
+    }
+    match pick_of(r.pickup) {
+        pick::SEAT => go!(pick::SEAT),
+        pick::WINNER => go!(pick::WINNER),
+        pick::LOSER => go!(pick::LOSER),
+        pick::DESC => go!(pick::DESC),
+        pick::ASC => go!(pick::ASC),
+        _ => unreachable!("a shuffled pick-up never loops"),
+    }
+}
+
+/// [`finish`] for the pick-up order `PICK`, under a beats-table ranking (`TABLE`) or not.
+#[allow(clippy::too_many_arguments)] // the game's context, handed over
+#[cold]
+fn finish_with<const PICK: u8, const TABLE: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    duel: &[u8],
+    s: &mut Seats,
+    saves: &mut Saves<Seats>,
+    start: Tally,
+    rng: &mut GameRng,
+    how: Finish,
+) -> GameRecord {
+    let plain = r.two_pile.is_none() && !r.prize;
+    let mut step = Replay::<PICK, TABLE> {
+        r,
+        t,
+        duel,
+        rng,
+        plain,
+    };
+    match how {
+        Finish::Loop { lam, found } => {
+            let hint = cycle::start_after(&saves.trail, start.battles, found, lam);
+            cycle::finish_loop_after(s, saves, start, lam, &mut step, hint, found)
+        }
+        Finish::Capped(capped) => cycle::past_cap(s, saves, start, capped, &mut step),
+    }
 }
 
 /// The replays of the two-seat loop's detection ([`cycle::finish_loop_after`],

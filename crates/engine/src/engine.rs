@@ -163,7 +163,10 @@ impl LastTwo {
         let s = &mut self.seats;
         let mut record = match self.hot.expect("handed over only to a loop") {
             #[cfg(target_arch = "x86_64")]
-            HotLoop::Block => block::run(r, s, &mut self.scratch, &self.duel, tally, rng),
+            HotLoop::Block => {
+                let (t, saves) = (&mut self.scratch, &mut self.saves);
+                block::run(r, s, t, &self.duel, saves, tally, rng)
+            }
             _ => {
                 let ctx = duo::Ctx {
                     r,
@@ -401,7 +404,7 @@ impl Engine {
                 duo::run(ctx, s, tally, rng)
             }
             #[cfg(target_arch = "x86_64")]
-            HotLoop::Block => block::run(r, s, t, &self.duel, tally, rng),
+            HotLoop::Block => block::run(r, s, t, &self.duel, &mut self.seat_saves, tally, rng),
             #[cfg(not(target_arch = "x86_64"))]
             HotLoop::Block => unreachable!("no block loop off x86-64"),
         }
