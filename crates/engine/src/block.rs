@@ -26,12 +26,12 @@
 //! battle by battle (with a prize, each before that battle's shuffle) up to the first tie not
 //! grabbed, and the grabbed battles are seat 0's.
 //!
-//! Where nothing is random (and there is no prize), loops are looked for as the two-seat loop
-//! looks: Brent's saves, and a position compared in full only where seat 0's count and both top
-//! cards are the saved one's. The positions inside a block are the stacks moved on by a card, so
-//! their top cards are the block's next cards: one byte compare of each seat's sixteen against
-//! the saved top card finds where a block must stop for a look. The loop's start is then found
-//! by the two-seat loop's replays ([`duo::finish`]).
+//! Where nothing is random, loops are looked for as the two-seat loop looks: Brent's saves, and
+//! a position compared in full only where seat 0's count and both top cards are the saved one's.
+//! The positions inside a block are the stacks moved on by a battle, so their top cards are the
+//! block's next cards (with a prize, the next prizes): one compare of each seat's sixteen against
+//! the saved top card finds where a block must stop for a look (`Looks`). The loop's start
+//! is then found by the two-seat loop's replays ([`duo::finish`]).
 //!
 //! The table loop borrows the same idea for two seats' hand battles where both play by the
 //! same policy ([`hand_battles`]): each battle's picks (and draws) are made in turn with the
@@ -86,18 +86,16 @@ fn detect() -> bool {
 /// or a prize and a card, with one pile or two, under an ordered ranking or a beats-table one
 /// of at most 16 values (the sixteen battles' outcomes looked up in [`duo::duel_table`] at
 /// once), with `speed` (seat 0's grabs drawn battle by battle) or without, in any pick-up
-/// order; with loop detection where there is no prize; a deck of at most [`SMALL_DECK`] cards.
-/// Every ending plays: a
-/// block is cut short where a card-counting one (`target_cards`, `min_cards`) could come
-/// before its last battle, and `wars_to_win` is looked at after each war. Wars of any kind go
-/// to the two-seat loops' war.
+/// order; with loop detection where nothing is random; a deck of at most [`SMALL_DECK`] cards.
+/// Every ending plays: a block is cut short where a card-counting one (`target_cards`,
+/// `min_cards`) could come before its last battle, and `wars_to_win` is looked at after each
+/// war. Wars of any kind go to the two-seat loops' war.
 pub(crate) fn plays(r: &Rules) -> bool {
     duo::plays(r)
         && match r.compare {
             Compare::Ordered => true,
             Compare::Table { values, .. } => values <= 16,
         }
-        && !(r.prize && r.detects_cycles())
         && r.cards.total() <= SMALL_DECK
 }
 
@@ -146,7 +144,7 @@ pub(crate) fn run(
         }
         macro_rules! run_prize {
             ($pick:expr, $two:expr, $c:expr, $t:expr) => {
-                x86::run_prize::<{ $pick }, $two, $c, $t>(r, s, t, duel, tally, rng)
+                x86::run_prize::<{ $pick }, $two, $c, $t>(r, s, t, duel, saves, tally, rng)
             };
         }
         macro_rules! prize {
@@ -273,7 +271,9 @@ mod x86 {
     /// With `TABLE` the outcomes come from the beats-table ranking's `duel` ([`duel_outcomes`]).
     /// With `SPEED`, seat 0 grabs a battle's cards before they are compared when a draw falls
     /// below the rules' threshold (a draw every battle, before its pick-up bit): a grabbed
-    /// battle is seat 0's, a tie or not.
+    /// battle is seat 0's, a tie or not. Where nothing is random, loops are looked for
+    /// ([`Looks`]) and a game that loops or reaches the safety cap ends in the replays of
+    /// [`duo::finish`].
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
@@ -323,19 +323,10 @@ mod x86 {
         // the tops match (the tops of the positions inside a block are its next cards).
         let cycles = PICKUP != 0 && !SPEED && r.detects_cycles();
         let start = tally;
-        let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
-        let (mut tort_t0, mut tort_tops) = (0, 0);
-        if cycles {
-            saves.initial.copy_from(s);
-            saves.tortoise.copy_from(s);
-            assert!(saves.trail.len() == TRAIL);
-            tort_t0 = held(l0, m0);
-            // SAFETY: the heads are inside the stretches.
-            tort_tops = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
-            saves.trail[first as usize % TRAIL] = tort_t0 as u8;
-        }
-        // Where the position came back or the cap was reached under loop detection (the
-        // position is then in `s`): the record comes from the replays, as the two-seat loop's.
+        // SAFETY: the heads are inside the stretches.
+        let mut looks = cycles.then(|| unsafe { Looks::start(s, saves, first, s0, s1) });
+        // Where the position came back under loop detection (the position is then in `s`):
+        // the record comes from the replays, as the two-seat loop's.
         let mut finish = None;
         let end = loop {
             let (mut pos, st) = ([h0, h1, l0, l1, m0, m1], (&mut s0, &mut s1));
@@ -367,11 +358,9 @@ mod x86 {
             } else {
                 room
             };
-            // (`power > lam` between blocks: a save is made where they meet.)
-            let room = if cycles {
-                room.min((power - lam) as usize)
-            } else {
-                room
+            let room = match &looks {
+                Some(looks) => room.min(looks.room()),
+                None => room,
             } as u32;
             // Under `speed`, the draws battle by battle up to the first tie not grabbed (whose
             // draw is made: the war comes after it), with the pick-up bits' buffer refilled
@@ -400,10 +389,14 @@ mod x86 {
             };
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             // Under loop detection the block may end before a look.
-            let played = if cycles && k > 1 {
-                first_match(va, vb, k, higher1, held(l0, m0), tort_t0, tort_tops)
-            } else {
-                k
+            let played = match &looks {
+                Some(looks) if k > 1 => {
+                    let [a, b] =
+                        [looks.tops, looks.tops >> 16].map(|c| _mm_set1_epi8(c as u8 as i8));
+                    let alike = _mm_cmpeq_epi8_mask(va, a) & _mm_cmpeq_epi8_mask(vb, b);
+                    looks.first(u32::from(alike), k, higher1, held(l0, m0), 1)
+                }
+                _ => k,
             };
             // A tie after the block: a war.
             let tied = played == k && k < room;
@@ -457,12 +450,7 @@ mod x86 {
                 let won = w0.count_ones() as usize;
                 let k = k as usize;
                 if cycles {
-                    // Seat 0's count after each battle, for the replay's hint.
-                    let mut t = held(l0, m0);
-                    for i in 0..k {
-                        t = t + 2 * (w0 as usize >> i & 1) - 1;
-                        saves.trail[(battles as usize + 1 + i) % TRAIL] = t as u8;
-                    }
+                    note_trail(&mut saves.trail, battles, held(l0, m0), w0, k, 1);
                 }
                 (h0, h1) = (h0 + k, h1 + k);
                 if TWO {
@@ -484,19 +472,14 @@ mod x86 {
                 if let Some(end) = block_end::<COUNTED>(r, s, t0, total, (lo, hi), store) {
                     break end;
                 }
-                if cycles {
-                    lam += k as u64;
+                if let Some(looks) = &mut looks {
                     // SAFETY: the heads are inside the stretches.
                     let top = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
-                    if t0 == tort_t0 && top == tort_tops || lam == power {
+                    if looks.due(k, t0, top) {
                         store(s);
-                        if let Some(how) = look(s, saves, &mut power, &mut lam, battles) {
+                        if let Some(how) = looks.look(s, saves, battles, t0, top) {
                             finish = Some(how);
                             break (EndReason::Cycle, None);
-                        }
-                        if lam == 0 {
-                            // Saved here.
-                            (tort_t0, tort_tops) = (t0, top);
                         }
                     }
                 }
@@ -535,19 +518,11 @@ mod x86 {
                 break end;
             }
             let t0 = held(l0, m0);
-            if cycles {
-                saves.trail[battles as usize % TRAIL] = t0 as u8;
-                lam += 1;
+            if let Some(looks) = &mut looks {
                 // SAFETY: the heads are inside the stretches.
-                let top = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
-                if t0 == tort_t0 && top == tort_tops || lam == power {
-                    if let Some(how) = look(s, saves, &mut power, &mut lam, battles) {
-                        finish = Some(how);
-                        break (EndReason::Cycle, None);
-                    }
-                    if lam == 0 {
-                        (tort_t0, tort_tops) = (t0, top);
-                    }
+                if let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) } {
+                    finish = Some(how);
+                    break (EndReason::Cycle, None);
                 }
             }
             if battles >= cap {
@@ -569,28 +544,138 @@ mod x86 {
         duo::finish(r, t, duel, s, saves, start, rng, how)
     }
 
-    /// A look of Brent's loop detection at the position `s` after `battles` (the two-seat
-    /// loop's): `lam` battles after the saved one (the tortoise), where the quick test found
-    /// the two alike or a save is due (`lam == power`). The position came back: the replay's
-    /// [`Finish`]. A save due: the tortoise moves here, `power` doubles and `lam` starts again
-    /// from 0.
-    fn look(
-        s: &Seats,
-        saves: &mut Saves<Seats>,
-        power: &mut u64,
-        lam: &mut u64,
-        battles: u32,
-    ) -> Option<Finish> {
-        if s.same(&saves.tortoise) {
-            let found = u64::from(battles);
-            return Some(Finish::Loop { lam: *lam, found });
-        }
-        if *power == *lam {
+    /// Brent's loop detection in the block loops, as the two-seat loop's (see the module's
+    /// comment): `lam` battles since the saved position (the tortoise, in the [`Saves`]), whose
+    /// seat 0's count `t0` and top cards `tops` (seat 0's, seat 1's) are kept for the quick
+    /// test; the next save when `lam` reaches `power`.
+    struct Looks {
+        power: u64,
+        lam: u64,
+        t0: usize,
+        tops: u32,
+    }
+
+    impl Looks {
+        /// Loop detection from the position `s` after `first` battles (its stretches `s0`,
+        /// `s1`): the start of the replays and the first tortoise, its count in the trail.
+        ///
+        /// # Safety
+        /// The heads of `s` lie inside the stretches `s0`, `s1`.
+        unsafe fn start(
+            s: &Seats,
+            saves: &mut Saves<Seats>,
+            first: u64,
+            s0: *const u8,
+            s1: *const u8,
+        ) -> Looks {
+            saves.initial.copy_from(s);
             saves.tortoise.copy_from(s);
-            *power *= 2;
-            *lam = 0;
+            assert!(saves.trail.len() == TRAIL);
+            let t0 = s.l[0] + s.m[0];
+            saves.trail[first as usize % TRAIL] = t0 as u8;
+            Looks {
+                power: cycle::FIRST_LOOK,
+                lam: 0,
+                t0,
+                // SAFETY: the caller's.
+                tops: unsafe { tops(s0, s1, [s.h[0], s.h[1], s.l[0], s.l[1]]) },
+            }
         }
-        None
+
+        /// The battles a block may play before the next save (at least one: a save is made
+        /// where one is due).
+        fn room(&self) -> usize {
+            (self.power - self.lam) as usize
+        }
+
+        /// The battles of a block of `k > 1` to play before a look, seat 0 holding `t0` cards
+        /// before it and its count moving by `step` a battle (seat 1 winning `higher1`): up to
+        /// the first battle `i` after which seat 0 holds the saved count where bit `i + 1` of
+        /// `alike` says the top cards after it (the next battle's) are the saved ones; else all
+        /// `k`. The last battle's position is looked at after the block.
+        fn first(&self, alike: u32, k: u32, higher1: u32, t0: usize, step: usize) -> u32 {
+            let mut alike = alike >> 1 & ((1 << (k - 1)) - 1);
+            while alike != 0 {
+                let i = alike.trailing_zeros();
+                let won0 = (!higher1 & ((2 << i) - 1)).count_ones() as usize;
+                if t0 + 2 * step * won0 == self.t0 + step * (i as usize + 1) {
+                    return i + 1;
+                }
+                alike &= alike - 1;
+            }
+            k
+        }
+
+        /// `k` battles more, to a position where seat 0 holds `t0` cards under the top cards
+        /// `top` ([`tops`]): whether it is to be looked at ([`Looks::look`]), for the quick test
+        /// passed or a save due.
+        fn due(&mut self, k: usize, t0: usize, top: u32) -> bool {
+            self.lam += k as u64;
+            t0 == self.t0 && top == self.tops || self.lam == self.power
+        }
+
+        /// A look at the position `s` after `battles` (seat 0 holding `t0` cards under the top
+        /// cards `top`), [`due`](Looks::due): the position came back, the replay's [`Finish`];
+        /// else, where a save is due, the tortoise moves here and `power` doubles.
+        fn look(
+            &mut self,
+            s: &Seats,
+            saves: &mut Saves<Seats>,
+            battles: u32,
+            t0: usize,
+            top: u32,
+        ) -> Option<Finish> {
+            if s.same(&saves.tortoise) {
+                let found = u64::from(battles);
+                return Some(Finish::Loop {
+                    lam: self.lam,
+                    found,
+                });
+            }
+            if self.power == self.lam {
+                saves.tortoise.copy_from(s);
+                self.power *= 2;
+                self.lam = 0;
+                (self.t0, self.tops) = (t0, top);
+            }
+            None
+        }
+
+        /// One battle more (a war's, or the table loop's), to the position `s` (its stretches
+        /// `s0`, `s1`) after `battles`: its count in the trail, then [`Looks::due`] and
+        /// [`Looks::look`].
+        ///
+        /// # Safety
+        /// The heads of `s` lie inside the stretches `s0`, `s1`.
+        unsafe fn after_one(
+            &mut self,
+            s: &Seats,
+            saves: &mut Saves<Seats>,
+            battles: u32,
+            s0: *const u8,
+            s1: *const u8,
+        ) -> Option<Finish> {
+            let t0 = s.l[0] + s.m[0];
+            saves.trail[battles as usize % TRAIL] = t0 as u8;
+            // SAFETY: the caller's.
+            let top = unsafe { tops(s0, s1, [s.h[0], s.h[1], s.l[0], s.l[1]]) };
+            if self.due(1, t0, top) {
+                return self.look(s, saves, battles, t0, top);
+            }
+            None
+        }
+    }
+
+    /// Seat 0's count after each battle of a block of `k` after `battles` (from `t0`, moving by
+    /// `step` up where seat 0 won, `w0`, and down where it lost), into the trail: the replay's
+    /// hint ([`cycle::start_after`]).
+    #[inline(always)]
+    fn note_trail(trail: &mut [u8], battles: u32, t0: usize, w0: u32, k: usize, step: usize) {
+        let mut t = t0;
+        for i in 0..k {
+            t = t + 2 * step * (w0 as usize >> i & 1) - step;
+            trail[(battles as usize + 1 + i) % TRAIL] = t as u8;
+        }
     }
 
     /// Both seats' top cards (seat 0's in the low half), or 256 for an empty stack: the quick
@@ -607,42 +692,6 @@ mod x86 {
         a | b << 16
     }
 
-    /// The battles of a block of `k > 1` (seat 0's cards in `va`, seat 1's in `vb`, seat 1
-    /// winning `higher1`; seat 0 holding `t0` cards before it) to play before Brent's next
-    /// look: up to the first after which seat 0 holds `tort_t0` cards and the top cards (the
-    /// next battle's) are `tort_tops`, else all `k`. The last battle's tops are the position's
-    /// after the block: looked at there.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,popcnt")]
-    fn first_match(
-        va: __m128i,
-        vb: __m128i,
-        k: u32,
-        higher1: u32,
-        t0: usize,
-        tort_t0: usize,
-        tort_tops: u32,
-    ) -> u32 {
-        let e0 = u32::from(_mm_cmpeq_epi8_mask(
-            va,
-            _mm_set1_epi8(tort_tops as u8 as i8),
-        ));
-        let e1 = u32::from(_mm_cmpeq_epi8_mask(
-            vb,
-            _mm_set1_epi8((tort_tops >> 16) as u8 as i8),
-        ));
-        // Bit `i`: the tops after battle `i` (battle `i + 1`'s cards) match, for `i < k - 1`.
-        let mut alike = (e0 & e1) >> 1 & ((1 << (k - 1)) - 1);
-        while alike != 0 {
-            let i = alike.trailing_zeros();
-            let won0 = (!higher1 & ((2 << i) - 1)).count_ones() as usize;
-            if t0 + 2 * won0 == tort_t0 + i as usize + 1 {
-                return i + 1;
-            }
-            alike &= alike - 1;
-        }
-        k
-    }
-
     /// The block loop with a prize: a battle is a prize and a card from each stack, so sixteen
     /// battles are 32 bytes of each; one compare of the sixteen face-up cards finds the first
     /// tie. The battles before it are played all at once under the shuffled pick-up
@@ -653,7 +702,7 @@ mod x86 {
     /// it for the face-up card, as the two-seat loop does. A player short of a prize and a card
     /// after that plays the table loop's battle, as in the two-seat loop. `COUNTED` and `TABLE`
     /// (the face-up cards' outcomes looked up in `duel`) as in [`run_with`]; so is `speed`,
-    /// asked at run time ([`prize_draws`]).
+    /// asked at run time ([`prize_draws`]), and loops where nothing is random ([`Looks`]).
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
@@ -669,6 +718,7 @@ mod x86 {
         s: &mut Seats,
         t: &mut Scratch,
         duel: &[u8],
+        saves: &mut Saves<Seats>,
         mut tally: Tally,
         rng: &mut GameRng,
     ) -> GameRecord {
@@ -698,6 +748,12 @@ mod x86 {
         let mut battles = first as u32;
         let mut changes = tally.lead_changes;
         let mut bits = rng.take_bits();
+        // Loop detection where nothing is random, as in `run_with` (the tops: the next prizes).
+        let start = tally;
+        let cycles = PICK != pick::SHUFFLED && r.detects_cycles();
+        // SAFETY: the heads are inside the stretches.
+        let mut looks = cycles.then(|| unsafe { Looks::start(s, saves, first, s0, s1) });
+        let mut finish = None;
         let end = loop {
             if !TWO {
                 l1 = total - l0;
@@ -718,16 +774,14 @@ mod x86 {
                 // a block's; else a player cannot give a prize and turn up a card: one battle
                 // of the table loop, on the tally it keeps (this loop's counts handed over and
                 // taken back).
+                let played = !(TWO && duo::piles_under_last_cards(r, s, rng));
                 let mut ended = None;
-                if !(TWO && duo::piles_under_last_cards(r, s, rng)) {
+                if played {
                     let counts = (first, u64::from(battles), changes, TURNED);
-                    let end = duo::table_battle(r, t, s, &mut tally, rng, counts, &mut lead);
+                    ended = duo::table_battle(r, t, s, &mut tally, rng, counts, &mut lead);
                     first = tally.battles;
                     battles = first as u32;
                     changes = tally.lead_changes;
-                    ended = end.or_else(|| {
-                        (battles >= cap).then(|| duo::at_cap(r, battles, s.l[0] + s.m[0], total))
-                    });
                 }
                 bits = rng.take_bits();
                 if let Some(end) = ended {
@@ -737,6 +791,17 @@ mod x86 {
                 (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
                 if TWO {
                     (m0, m1) = (s.m[0], s.m[1]);
+                }
+                // After a battle: the loop, then the cap.
+                if played && let Some(looks) = &mut looks {
+                    // SAFETY: the heads are inside the stretches.
+                    if let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) } {
+                        finish = Some(how);
+                        break (EndReason::Cycle, None);
+                    }
+                }
+                if played && battles >= cap {
+                    break duo::at_cap(r, battles, s.l[0] + s.m[0], total);
                 }
                 // (The stretches never wrap: a pile turned over or shuffled lies where it was.)
                 debug_assert!(
@@ -772,6 +837,10 @@ mod x86 {
                 room.min(counted_room(held(l0, m0), lo, hi, 2))
             } else {
                 room
+            };
+            let room = match &looks {
+                Some(looks) => room.min(looks.room()),
+                None => room,
             } as u32;
             // The battles up to the first tie (not grabbed, under `speed`) and their draws.
             let mut orders = [0u32; 16];
@@ -786,6 +855,22 @@ mod x86 {
                 &mut bits,
                 &mut orders,
             );
+            // Under loop detection the block may end before a look (the tops of the positions
+            // inside it: the prizes, the even bytes).
+            let played = match &looks {
+                Some(looks) if k > 1 => {
+                    let low = _mm256_set1_epi16(0xFF);
+                    let [a, b] = [looks.tops, looks.tops >> 16]
+                        .map(|c| _mm256_set1_epi16((c & 0xFF) as i16));
+                    let alike = _mm256_cmpeq_epi16_mask(_mm256_and_si256(va, low), a)
+                        & _mm256_cmpeq_epi16_mask(_mm256_and_si256(vb, low), b);
+                    looks.first(u32::from(alike), k, higher1, held(l0, m0), 2)
+                }
+                _ => k,
+            };
+            // A tie after the block: a war.
+            let tied = played == k && k < room;
+            let k = played;
             let km = (1u32 << k) - 1;
             let won = (!higher1 & km).count_ones() as usize;
             // Behind each seat's cards: where its winnings go.
@@ -821,6 +906,9 @@ mod x86 {
                 }
             }
             let k = k as usize;
+            if cycles {
+                note_trail(&mut saves.trail, battles, held(l0, m0), !higher1 & km, k, 2);
+            }
             (h0, h1) = (h0 + 2 * k, h1 + 2 * k);
             if TWO {
                 (l0, l1) = (l0 - 2 * k, l1 - 2 * k);
@@ -846,10 +934,23 @@ mod x86 {
             {
                 break end;
             }
+            if k > 0
+                && let Some(looks) = &mut looks
+            {
+                // SAFETY: the heads are inside the stretches.
+                let top = unsafe { tops(s0, s1, [h0, h1, l0, if TWO { l1 } else { total - l0 }]) };
+                if looks.due(k, t0, top) {
+                    store(s);
+                    if let Some(how) = looks.look(s, saves, battles, t0, top) {
+                        finish = Some(how);
+                        break (EndReason::Cycle, None);
+                    }
+                }
+            }
             if battles >= cap {
                 break duo::at_cap(r, battles, t0, total);
             }
-            if k as u32 == room {
+            if !tied {
                 continue;
             }
             // A tie at the heads' face-up cards: a war, the two-seat loops', on the seats in
@@ -866,18 +967,41 @@ mod x86 {
             let out = duo::war(r, t, s, &mut tally, rng, duel, a, b, 2);
             bits = rng.take_bits();
             (s0, s1) = stretches(s);
-            let ends = (lo, hi, cap);
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
-            {
-                break end;
-            }
             (h0, h1, l0, l1) = (s.h[0], s.h[1], s.l[0], s.l[1]);
             if TWO {
                 (m0, m1) = (s.m[0], s.m[1]);
             }
+            // The endings, then the loop, then the cap, as the two-seat loop asks.
+            let ends = (lo, hi, u32::MAX);
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
+            {
+                break end;
+            }
+            if let Some(looks) = &mut looks {
+                // SAFETY: the heads are inside the stretches.
+                if let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) } {
+                    finish = Some(how);
+                    break (EndReason::Cycle, None);
+                }
+            }
+            if battles >= cap {
+                break duo::at_cap(r, battles, s.l[0] + s.m[0], total);
+            }
         };
         rng.put_bits(bits);
-        duo::record(&tally, first, u64::from(battles), changes, TURNED, end)
+        let record = duo::record(&tally, first, u64::from(battles), changes, TURNED, end);
+        let how = match finish {
+            Some(how) => how,
+            None if cycles && end.0 == EndReason::Capped => {
+                (s.h[0], s.h[1], s.l[0]) = (h0, h1, l0);
+                s.l[1] = if TWO { l1 } else { total - l0 };
+                (s.m[0], s.m[1]) = (m0, m1);
+                Finish::Capped(record)
+            }
+            None => return record,
+        };
+        // The replays play on the tally as it stood at the start, from `saves.initial`.
+        duo::finish(r, t, duel, s, saves, start, rng, how)
     }
 
     /// The battles `0..k` of a prize block under a pick-up order other than shuffled, one by one

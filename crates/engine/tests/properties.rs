@@ -318,7 +318,7 @@ fn each_shape_goes_to_its_loop() {
         (vec![("players", "3")], HotLoop::Table),
         (vec![("prize", "true")], classic),
         (vec![("prize", "true"), ("short_war", "lose")], classic),
-        (vec![("prize", "true"), ("pickup", "played")], HotLoop::Duo),
+        (vec![("prize", "true"), ("pickup", "played")], classic),
         (vec![("prize", "true"), ("pile", "two-pile")], classic),
         (
             vec![
@@ -337,7 +337,7 @@ fn each_shape_goes_to_its_loop() {
             ],
             classic,
         ),
-        // Nothing random: loops are looked for, which the prize block does not do.
+        // Nothing random: loops are looked for, in the prize block too.
         (
             vec![
                 ("prize", "true"),
@@ -345,7 +345,7 @@ fn each_shape_goes_to_its_loop() {
                 ("on_empty", "lose"),
                 ("pickup", "winner-first"),
             ],
-            HotLoop::Duo,
+            classic,
         ),
         (
             vec![
@@ -635,77 +635,83 @@ fn loops_and_caps_agree_whatever_the_first_save() {
     }
 }
 
-/// The block loop under loop detection (two seats, nothing random, no prize): every order that
-/// is not shuffled, one pile or two turned over, an ordered ranking and a beats-table one, war
-/// sizes, a short-war rule and a card-counting ending; decks of 20, 36 and 52 cards. (Of these,
-/// mostly the games picked up by seat loop: a third of them.) A block stops at Brent's saves and
-/// at the first battle inside it whose position may be the saved one; every loop start, period
+/// The block loops under loop detection (two seats, nothing random): every order that is not
+/// shuffled, one pile or two turned over, a prize or not, an ordered ranking and a beats-table
+/// one, war sizes, a short-war rule and a card-counting ending; decks of 20, 36 and 52 cards.
+/// (Of these, mostly the games picked up by seat loop.) A block stops at Brent's saves and at
+/// the first battle inside it whose position may be the saved one; every loop start, period
 /// and record is the general loop's. The block loop must be the one chosen, and loops must be
-/// among the games.
+/// among the games, with a prize and without.
 #[test]
 fn the_block_loop_finds_loops_as_the_general_loop_does() {
     if !HotLoop::Block.plays(&Rules::classic()) {
         return;
     }
-    let (mut sets, mut games_played, mut looped) = (0, 0, 0);
-    for pickup in [
-        "seat",
-        "winner-first",
-        "loser-first",
-        "played",
-        "rank-desc",
-        "rank-asc",
-    ] {
-        for pile in [&[][..], &[("pile", "two-pile"), ("on_empty", "turn-over")]] {
-            for (ranking, war_down, extra) in [
-                ("aces-high", "0", None),
-                ("aces-high", "1", None),
-                ("peasant", "3", None),
-                ("low-beats-high", "1", Some(("short_war", "lose"))),
-                ("aces-high", "by-rank", Some(("target_cards", "30"))),
-            ] {
-                for deck in [
-                    &[("deck", "piquet36")][..],
-                    &[("deck", "standard52")],
-                    &[("deck", "custom"), ("ranks", "5")],
+    let (mut sets, mut games_played, mut looped) = (0, 0, [0, 0]);
+    for prize in ["false", "true"] {
+        for pickup in [
+            "seat",
+            "winner-first",
+            "loser-first",
+            "played",
+            "rank-desc",
+            "rank-asc",
+        ] {
+            for pile in [&[][..], &[("pile", "two-pile"), ("on_empty", "turn-over")]] {
+                for (ranking, war_down, extra) in [
+                    ("aces-high", "0", None),
+                    ("aces-high", "1", None),
+                    ("peasant", "3", None),
+                    ("low-beats-high", "1", Some(("short_war", "lose"))),
+                    ("aces-high", "by-rank", Some(("target_cards", "30"))),
                 ] {
-                    let rules = Rules::from_pairs(
-                        [
-                            ("pickup", pickup),
-                            ("ranking", ranking),
-                            ("war_down", war_down),
-                            ("safety_cap", "30000"),
-                        ]
-                        .into_iter()
-                        .chain(deck.iter().copied())
-                        .chain(pile.iter().copied())
-                        .chain(extra),
-                    );
-                    // (Some combinations are not valid: a beats-table ranking needs 2s, which
-                    // a piquet deck has not; war sizes by rank need court cards.)
-                    let Ok(rules) = rules else {
-                        continue;
-                    };
-                    sets += 1;
-                    assert!(rules.detects_cycles(), "{rules}");
-                    let mut engine = Engine::new(&rules);
-                    assert_eq!(engine.hot_loop(), HotLoop::Block, "{rules}");
-                    // (More games picked up by seat: those are the ones that loop.)
-                    let n = if pickup == "seat" { 40 } else { 10 };
-                    let games: Vec<GameSeed> = (0..n).map(|g| GameSeed::new(9, 4, g)).collect();
-                    looped += games
-                        .iter()
-                        .filter(|&&g| engine.play(g).end == EndReason::Cycle)
-                        .count();
-                    games_played += games.len();
-                    every_loop_agrees(&rules, &games).unwrap();
+                    for deck in [
+                        &[("deck", "piquet36")][..],
+                        &[("deck", "standard52")],
+                        &[("deck", "custom"), ("ranks", "5")],
+                    ] {
+                        let rules = Rules::from_pairs(
+                            [
+                                ("pickup", pickup),
+                                ("ranking", ranking),
+                                ("war_down", war_down),
+                                ("prize", prize),
+                                ("safety_cap", "30000"),
+                            ]
+                            .into_iter()
+                            .chain(deck.iter().copied())
+                            .chain(pile.iter().copied())
+                            .chain(extra),
+                        );
+                        // (Some combinations are not valid: a beats-table ranking needs 2s, which
+                        // a piquet deck has not; war sizes by rank need court cards.)
+                        let Ok(rules) = rules else {
+                            continue;
+                        };
+                        sets += 1;
+                        assert!(rules.detects_cycles(), "{rules}");
+                        let mut engine = Engine::new(&rules);
+                        assert_eq!(engine.hot_loop(), HotLoop::Block, "{rules}");
+                        // (More games picked up by seat: those are the ones that loop.)
+                        let n = if pickup == "seat" { 40 } else { 10 };
+                        let games: Vec<GameSeed> = (0..n).map(|g| GameSeed::new(9, 4, g)).collect();
+                        looped[usize::from(prize == "true")] += games
+                            .iter()
+                            .filter(|&&g| engine.play(g).end == EndReason::Cycle)
+                            .count();
+                        games_played += games.len();
+                        every_loop_agrees(&rules, &games).unwrap();
+                    }
                 }
             }
         }
     }
-    eprintln!("{sets} rule sets, {looped} of {games_played} games loop");
-    assert!(sets >= 100, "{sets}");
-    assert!(looped >= 100, "{looped} of {games_played}");
+    eprintln!("{sets} rule sets, {looped:?} of {games_played} games loop (without, with a prize)");
+    assert!(sets >= 200, "{sets}");
+    assert!(
+        looped.iter().all(|&n| n >= 50),
+        "{looped:?} of {games_played}"
+    );
 }
 
 /// Hands on the table loop (on its ring, with loop detection, a prize, speed, or two piles with
