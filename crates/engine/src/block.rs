@@ -389,10 +389,9 @@ mod x86 {
             };
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             // Under loop detection the block may end before a look.
-            let played = match &looks {
-                Some(looks) if k > 1 => {
-                    let [a, b] =
-                        [looks.tops, looks.tops >> 16].map(|c| _mm_set1_epi8(c as u8 as i8));
+            let played = match looks.as_ref().and_then(Looks::top_cards) {
+                Some((looks, [a, b])) if k > 1 => {
+                    let [a, b] = [a, b].map(|c| _mm_set1_epi8(c as i8));
                     let alike = _mm_cmpeq_epi8_mask(va, a) & _mm_cmpeq_epi8_mask(vb, b);
                     looks.first(u32::from(alike), k, higher1, held(l0, m0), 1)
                 }
@@ -512,21 +511,14 @@ mod x86 {
                 (m0, m1) = (s.m[0], s.m[1]);
             }
             // The endings, then the loop, then the cap, as the two-seat loop asks.
-            let ends = (lo, hi, u32::MAX);
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
-            {
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, (lo, hi)) {
                 break end;
             }
-            let t0 = held(l0, m0);
-            if let Some(looks) = &mut looks {
-                // SAFETY: the heads are inside the stretches.
-                if let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) } {
-                    finish = Some(how);
-                    break (EndReason::Cycle, None);
-                }
-            }
-            if battles >= cap {
-                break duo::at_cap(r, battles, t0, total);
+            // SAFETY: the heads are inside the stretches.
+            let stop = unsafe { loop_or_cap(r, &mut looks, s, saves, battles, s0, s1) };
+            if let Some((end, how)) = stop {
+                finish = how;
+                break end;
             }
         };
         rng.put_bits(bits);
@@ -580,6 +572,13 @@ mod x86 {
                 // SAFETY: the caller's.
                 tops: unsafe { tops(s0, s1, [s.h[0], s.h[1], s.l[0], s.l[1]]) },
             }
+        }
+
+        /// The saved position's top cards, where both stacks held one: the positions inside a
+        /// block, whose stacks all hold cards, can be it only then.
+        fn top_cards(&self) -> Option<(&Looks, [u8; 2])> {
+            let [a, b] = [self.tops & 0xFFFF, self.tops >> 16];
+            (a < 256 && b < 256).then_some((self, [a as u8, b as u8]))
         }
 
         /// The battles a block may play before the next save (at least one: a save is made
@@ -792,16 +791,13 @@ mod x86 {
                 if TWO {
                     (m0, m1) = (s.m[0], s.m[1]);
                 }
-                // After a battle: the loop, then the cap.
-                if played && let Some(looks) = &mut looks {
-                    // SAFETY: the heads are inside the stretches.
-                    if let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) } {
-                        finish = Some(how);
-                        break (EndReason::Cycle, None);
-                    }
-                }
-                if played && battles >= cap {
-                    break duo::at_cap(r, battles, s.l[0] + s.m[0], total);
+                // After a battle (its endings asked by it): the loop, then the cap.
+                // SAFETY: the heads are inside the stretches.
+                let stop = played
+                    .then(|| unsafe { loop_or_cap(r, &mut looks, s, saves, battles, s0, s1) });
+                if let Some(Some((end, how))) = stop {
+                    finish = how;
+                    break end;
                 }
                 // (The stretches never wrap: a pile turned over or shuffled lies where it was.)
                 debug_assert!(
@@ -857,11 +853,10 @@ mod x86 {
             );
             // Under loop detection the block may end before a look (the tops of the positions
             // inside it: the prizes, the even bytes).
-            let played = match &looks {
-                Some(looks) if k > 1 => {
+            let played = match looks.as_ref().and_then(Looks::top_cards) {
+                Some((looks, [a, b])) if k > 1 => {
                     let low = _mm256_set1_epi16(0xFF);
-                    let [a, b] = [looks.tops, looks.tops >> 16]
-                        .map(|c| _mm256_set1_epi16((c & 0xFF) as i16));
+                    let [a, b] = [a, b].map(|c| _mm256_set1_epi16(i16::from(c)));
                     let alike = _mm256_cmpeq_epi16_mask(_mm256_and_si256(va, low), a)
                         & _mm256_cmpeq_epi16_mask(_mm256_and_si256(vb, low), b);
                     looks.first(u32::from(alike), k, higher1, held(l0, m0), 2)
@@ -972,20 +967,14 @@ mod x86 {
                 (m0, m1) = (s.m[0], s.m[1]);
             }
             // The endings, then the loop, then the cap, as the two-seat loop asks.
-            let ends = (lo, hi, u32::MAX);
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, battles, ends)
-            {
+            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, (lo, hi)) {
                 break end;
             }
-            if let Some(looks) = &mut looks {
-                // SAFETY: the heads are inside the stretches.
-                if let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) } {
-                    finish = Some(how);
-                    break (EndReason::Cycle, None);
-                }
-            }
-            if battles >= cap {
-                break duo::at_cap(r, battles, s.l[0] + s.m[0], total);
+            // SAFETY: the heads are inside the stretches.
+            let stop = unsafe { loop_or_cap(r, &mut looks, s, saves, battles, s0, s1) };
+            if let Some((end, how)) = stop {
+                finish = how;
+                break end;
             }
         };
         rng.put_bits(bits);
@@ -1516,13 +1505,12 @@ mod x86 {
         (base, unsafe { base.add(SMALL_CAP) })
     }
 
-    /// After a war of the block loops, on the seats it left (`battles` counted, the tied battle
-    /// included): the lead noted for seat 0's cards, then the end if it came, in the general
-    /// loop's order (a draw in the war; every card with one seat, a forfeit if a player could
-    /// not stake the war's cards under `short_war = lose`, the endings that count cards or wars;
-    /// the cap), asked as the two-seat loop asks. `lo` and `hi` bound seat 0's cards where the
-    /// game goes on ([`end_bounds`]).
-    #[allow(clippy::too_many_arguments)] // the loop's counts, handed over
+    /// After a war of the block loops, on the seats it left: the lead noted for seat 0's cards,
+    /// then the end if it came, in the general loop's order (a draw in the war; every card with
+    /// one seat, a forfeit if a player could not stake the war's cards under `short_war = lose`,
+    /// the endings that count cards or wars), asked as the two-seat loop asks; the loop and the
+    /// cap are [`loop_or_cap`]'s. `lo` and `hi` bound seat 0's cards where the game goes on
+    /// ([`end_bounds`]).
     #[inline(always)]
     fn after_war(
         r: &Rules,
@@ -1531,8 +1519,7 @@ mod x86 {
         total: usize,
         lead: &mut i64,
         changes: &mut u64,
-        battles: u32,
-        (lo, hi, cap): (usize, usize, u32),
+        (lo, hi): (usize, usize),
     ) -> Option<End> {
         let t0 = s.l[0] + s.m[0];
         *changes += duo::note(lead, t0, total) >> 32;
@@ -1547,7 +1534,35 @@ mod x86 {
         {
             return Some(end);
         }
-        (battles >= cap).then(|| duo::at_cap(r, battles, t0, total))
+        None
+    }
+
+    /// After a battle of the block loops played on the seats (a war, or the table loop's
+    /// battle) that did not end the game: the loop, where one is looked for
+    /// ([`Looks::after_one`]), then the cap, as the two-seat loop asks. The end, and the
+    /// replay's [`Finish`] where the position came back.
+    ///
+    /// # Safety
+    /// The heads of `s` lie inside the stretches `s0`, `s1`.
+    #[inline(always)]
+    unsafe fn loop_or_cap(
+        r: &Rules,
+        looks: &mut Option<Looks>,
+        s: &Seats,
+        saves: &mut Saves<Seats>,
+        battles: u32,
+        s0: *const u8,
+        s1: *const u8,
+    ) -> Option<(End, Option<Finish>)> {
+        if let Some(looks) = looks
+            // SAFETY: the caller's.
+            && let Some(how) = unsafe { looks.after_one(s, saves, battles, s0, s1) }
+        {
+            return Some(((EndReason::Cycle, None), Some(how)));
+        }
+        let cap = r.battle_cap() as u32;
+        let (t0, total) = (s.l[0] + s.m[0], s.l[0] + s.l[1] + s.m[0] + s.m[1]);
+        (battles >= cap).then(|| (duo::at_cap(r, battles, t0, total), None))
     }
 
     /// The battles of a block where the lead changed, as bits `2..` (battle `i` at bit

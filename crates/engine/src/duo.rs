@@ -677,7 +677,8 @@ pub(crate) fn quad<const PICK: u8>(
 
 /// One battle of the two-seat rules on the seats in memory: how the replays that find a loop's
 /// start (and the check past the safety cap) play, at nearly the loop's own speed. Whatever
-/// is not a card against a card from two stacks is the table loop's step.
+/// is not a card against a card, or a prize and a card, from two stacks that hold them is the
+/// table loop's step.
 #[inline]
 fn step<const PICK: u8, const TABLE: bool>(
     r: &Rules,
@@ -687,19 +688,22 @@ fn step<const PICK: u8, const TABLE: bool>(
     tally: &mut Tally,
     rng: &mut GameRng,
 ) -> Option<End> {
-    if PICK == pick::SHUFFLED || r.prize || s.l[0] == 0 || s.l[1] == 0 {
+    // A prize and a card from each stack, or the card.
+    let need = 1 + usize::from(r.prize);
+    if PICK == pick::SHUFFLED || s.l[0] < need || s.l[1] < need {
         return table::step(r, t, s, tally, rng);
     }
-    let (a, b) = (s.get(0, s.h[0]), s.get(1, s.h[1]));
+    let (pa, pb) = (s.get(0, s.h[0]), s.get(1, s.h[1]));
+    let (a, b) = (s.get(0, s.h[0] + need - 1), s.get(1, s.h[1] + need - 1));
     for p in 0..2 {
-        s.h[p] += 1;
-        s.l[p] -= 1;
+        s.h[p] += need;
+        s.l[p] -= need;
     }
     tally.battles += 1;
-    tally.cards_turned += 2;
+    tally.cards_turned += 2 * need as u64;
     let outcome = duel_of::<TABLE>(duel, r.cards.values(), a, b);
     if outcome == 2 {
-        return match war(r, t, s, tally, rng, duel, a, b, 1) {
+        return match war(r, t, s, tally, rng, duel, a, b, need) {
             War::Won {
                 winner,
                 depth,
@@ -712,9 +716,15 @@ fn step<const PICK: u8, const TABLE: bool>(
         };
     }
     let winner = usize::from(outcome);
-    // Shuffled pick-up never loops: no replay plays it.
-    let (x, y) = pair::<PICK>(winner, a, b, false);
-    s.give(r, winner, &[x, y]);
+    // Shuffled pick-up never loops: no replay plays it (nor draws for it).
+    if r.prize {
+        let layered = r.pickup == Pickup::Played;
+        let cards = quad::<PICK>(winner, [pa, a, pb, b], layered, rng, &mut 0);
+        s.give_word(winner, u64::from(u32::from_le_bytes(cards)), 4);
+    } else {
+        let (x, y) = pair::<PICK>(winner, a, b, false);
+        s.give(r, winner, &[x, y]);
+    }
     settled(r, s, tally, winner, 0, 0)
 }
 

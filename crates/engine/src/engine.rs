@@ -15,7 +15,7 @@
 //! - [`HotLoop::Block`]: the vector loop ([`crate::block`], AVX-512) for the 2-player rule
 //!   sets it plays ([`block::plays`]): no hands, an ordered ranking or a beats-table of at
 //!   most 16 values, one pile or two, a prize or not, `speed` or not, any pick-up order,
-//!   nothing to look for loops in, a deck of at most 256 cards.
+//!   loops looked for where nothing is random, a deck of at most 256 cards.
 
 use std::fmt;
 

@@ -605,14 +605,23 @@ fn the_ring_plays_large_decks_like_the_general_loop() {
     }
 }
 
-/// Deterministic rules (one pile, or two turned over) under safety caps that fall before,
-/// between and after the specialised loops' first Brent save (`cycle::FIRST_LOOK`) and the
-/// reference's saves: a loop that closes inside the cap is reported with its start and period,
-/// one that does not is capped, in every loop alike.
+/// Deterministic rules (one pile, or two turned over; a prize or not) under safety caps that
+/// fall before, between and after the specialised loops' first Brent save (`cycle::FIRST_LOOK`)
+/// and the reference's saves: a loop that closes inside the cap is reported with its start and
+/// period, one that does not is capped, in every loop alike.
 #[test]
 fn loops_and_caps_agree_whatever_the_first_save() {
     for players in ["2", "3", "4"] {
-        for pile in [&[][..], &[("pile", "two-pile"), ("on_empty", "turn-over")]] {
+        for pile in [
+            &[][..],
+            &[("pile", "two-pile"), ("on_empty", "turn-over")],
+            &[("prize", "true")],
+            &[
+                ("pile", "two-pile"),
+                ("on_empty", "turn-over"),
+                ("prize", "true"),
+            ],
+        ] {
             for pickup in ["seat", "winner-first", "rank-asc"] {
                 for cap in ["5", "20", "31", "32", "33", "40", "64", "100", "250"] {
                     let rules = Rules::from_pairs(
