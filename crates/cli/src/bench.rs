@@ -180,6 +180,20 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ),
     ("speed=0.1", &[("speed", "0.1")]),
     ("prize, speed=0.1", &[("prize", "true"), ("speed", "0.1")]),
+    // Nothing random: loops are looked for.
+    (
+        "two-pile, turn-over, seat",
+        &[
+            ("pile", "two-pile"),
+            ("on_empty", "turn-over"),
+            ("pickup", "seat"),
+        ],
+    ),
+    ("prize, seat", &[("prize", "true"), ("pickup", "seat")]),
+    (
+        "prize, winner-first",
+        &[("prize", "true"), ("pickup", "winner-first")],
+    ),
     ("target_cards=40", &[("target_cards", "40")]),
     ("min_cards=5", &[("min_cards", "5")]),
     ("wars_to_win=3", &[("wars_to_win", "3")]),

@@ -163,9 +163,21 @@ pub(crate) fn run(
             };
         }
         let speed = r.speed.is_some();
+        // Loops are looked for where nothing is random (never under speed or a shuffled
+        // pick-up): compiled in, as the classic shape measured 2 % slower with the looks asked
+        // at run time.
+        let loops = r.detects_cycles();
         macro_rules! go {
             ($pick:expr, $two:expr, $c:expr, $t:expr, $s:expr) => {
-                x86::run_with::<$pick, $two, $c, $t, $s>(r, s, t, duel, saves, tally, rng)
+                if $pick != 0 && loops {
+                    x86::run_with::<$pick, $two, $c, $t, false, true>(
+                        r, s, t, duel, saves, tally, rng,
+                    )
+                } else {
+                    x86::run_with::<$pick, $two, $c, $t, $s, false>(
+                        r, s, t, duel, saves, tally, rng,
+                    )
+                }
             };
         }
         macro_rules! with {
@@ -271,7 +283,7 @@ mod x86 {
     /// With `TABLE` the outcomes come from the beats-table ranking's `duel` ([`duel_outcomes`]).
     /// With `SPEED`, seat 0 grabs a battle's cards before they are compared when a draw falls
     /// below the rules' threshold (a draw every battle, before its pick-up bit): a grabbed
-    /// battle is seat 0's, a tie or not. Where nothing is random, loops are looked for
+    /// battle is seat 0's, a tie or not. With `LOOPS` (nothing random), loops are looked for
     /// ([`Looks`]) and a game that loops or reaches the safety cap ends in the replays of
     /// [`duo::finish`].
     ///
@@ -285,6 +297,7 @@ mod x86 {
         const COUNTED: bool,
         const TABLE: bool,
         const SPEED: bool,
+        const LOOPS: bool,
     >(
         r: &Rules,
         s: &mut Seats,
@@ -321,7 +334,8 @@ mod x86 {
         // and seat 0's count after each battle in the trail for the replay's hint. A block
         // ends at the next save, and at the first battle inside it after which the counts and
         // the tops match (the tops of the positions inside a block are its next cards).
-        let cycles = PICKUP != 0 && !SPEED && r.detects_cycles();
+        debug_assert_eq!(LOOPS, PICKUP != 0 && !SPEED && r.detects_cycles());
+        let cycles = LOOPS;
         let start = tally;
         // SAFETY: the heads are inside the stretches.
         let mut looks = cycles.then(|| unsafe { Looks::start(s, saves, first, s0, s1) });
@@ -358,7 +372,7 @@ mod x86 {
             } else {
                 room
             };
-            let room = match &looks {
+            let room = match looks.as_ref().filter(|_| cycles) {
                 Some(looks) => room.min(looks.room()),
                 None => room,
             } as u32;
@@ -389,7 +403,7 @@ mod x86 {
             };
             let k = (ties | 1 << 16).trailing_zeros().min(room);
             // Under loop detection the block may end before a look.
-            let played = match looks.as_ref().and_then(Looks::top_cards) {
+            let played = match looks.as_ref().filter(|_| cycles).and_then(Looks::top_cards) {
                 Some((looks, [a, b])) if k > 1 => {
                     let [a, b] = [a, b].map(|c| _mm_set1_epi8(c as i8));
                     let alike = _mm_cmpeq_epi8_mask(va, a) & _mm_cmpeq_epi8_mask(vb, b);
@@ -471,7 +485,8 @@ mod x86 {
                 if let Some(end) = block_end::<COUNTED>(r, s, t0, total, (lo, hi), store) {
                     break end;
                 }
-                if let Some(looks) = &mut looks {
+                // (`cycles` asked first: with it compiled in as false, the looks' code goes.)
+                if cycles && let Some(looks) = &mut looks {
                     // SAFETY: the heads are inside the stretches.
                     let top = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
                     if looks.due(k, t0, top) {
@@ -515,7 +530,17 @@ mod x86 {
                 break end;
             }
             // SAFETY: the heads are inside the stretches.
-            let stop = unsafe { loop_or_cap(r, &mut looks, s, saves, battles, s0, s1) };
+            let stop = unsafe {
+                loop_or_cap(
+                    r,
+                    looks.as_mut().filter(|_| cycles),
+                    s,
+                    saves,
+                    battles,
+                    s0,
+                    s1,
+                )
+            };
             if let Some((end, how)) = stop {
                 finish = how;
                 break end;
@@ -793,8 +818,17 @@ mod x86 {
                 }
                 // After a battle (its endings asked by it): the loop, then the cap.
                 // SAFETY: the heads are inside the stretches.
-                let stop = played
-                    .then(|| unsafe { loop_or_cap(r, &mut looks, s, saves, battles, s0, s1) });
+                let stop = played.then(|| unsafe {
+                    loop_or_cap(
+                        r,
+                        looks.as_mut().filter(|_| cycles),
+                        s,
+                        saves,
+                        battles,
+                        s0,
+                        s1,
+                    )
+                });
                 if let Some(Some((end, how))) = stop {
                     finish = how;
                     break end;
@@ -834,7 +868,7 @@ mod x86 {
             } else {
                 room
             };
-            let room = match &looks {
+            let room = match looks.as_ref().filter(|_| cycles) {
                 Some(looks) => room.min(looks.room()),
                 None => room,
             } as u32;
@@ -853,7 +887,7 @@ mod x86 {
             );
             // Under loop detection the block may end before a look (the tops of the positions
             // inside it: the prizes, the even bytes).
-            let played = match looks.as_ref().and_then(Looks::top_cards) {
+            let played = match looks.as_ref().filter(|_| cycles).and_then(Looks::top_cards) {
                 Some((looks, [a, b])) if k > 1 => {
                     let low = _mm256_set1_epi16(0xFF);
                     let [a, b] = [a, b].map(|c| _mm256_set1_epi16(i16::from(c)));
@@ -930,6 +964,7 @@ mod x86 {
                 break end;
             }
             if k > 0
+                && cycles
                 && let Some(looks) = &mut looks
             {
                 // SAFETY: the heads are inside the stretches.
@@ -971,7 +1006,17 @@ mod x86 {
                 break end;
             }
             // SAFETY: the heads are inside the stretches.
-            let stop = unsafe { loop_or_cap(r, &mut looks, s, saves, battles, s0, s1) };
+            let stop = unsafe {
+                loop_or_cap(
+                    r,
+                    looks.as_mut().filter(|_| cycles),
+                    s,
+                    saves,
+                    battles,
+                    s0,
+                    s1,
+                )
+            };
             if let Some((end, how)) = stop {
                 finish = how;
                 break end;
@@ -1547,7 +1592,7 @@ mod x86 {
     #[inline(always)]
     unsafe fn loop_or_cap(
         r: &Rules,
-        looks: &mut Option<Looks>,
+        looks: Option<&mut Looks>,
         s: &Seats,
         saves: &mut Saves<Seats>,
         battles: u32,
