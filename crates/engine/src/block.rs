@@ -525,22 +525,11 @@ mod x86 {
             if TWO {
                 (m0, m1) = (s.m[0], s.m[1]);
             }
-            // The endings, then the loop, then the cap, as the two-seat loop asks.
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, (lo, hi)) {
-                break end;
-            }
+            let counts = (&mut lead, &mut changes, battles);
+            let looks = looks.as_mut().filter(|_| cycles);
             // SAFETY: the heads are inside the stretches.
-            let stop = unsafe {
-                loop_or_cap(
-                    r,
-                    looks.as_mut().filter(|_| cycles),
-                    s,
-                    saves,
-                    battles,
-                    s0,
-                    s1,
-                )
-            };
+            let stop =
+                unsafe { after_war(r, &out, s, total, counts, (lo, hi), looks, saves, (s0, s1)) };
             if let Some((end, how)) = stop {
                 finish = how;
                 break end;
@@ -548,17 +537,18 @@ mod x86 {
         };
         rng.put_bits(bits);
         let record = duo::record(&tally, first, u64::from(battles), changes, 2, end);
-        let how = match finish {
-            Some(how) => how,
-            None if cycles && end.0 == EndReason::Capped => {
-                (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
-                (s.m[0], s.m[1]) = (m0, m1);
-                Finish::Capped(record)
-            }
-            None => return record,
-        };
-        // The replays play on the tally as it stood at the start, from `saves.initial`.
-        duo::finish(r, t, duel, s, saves, start, rng, how)
+        let pos = [h0, h1, l0, l1, m0, m1];
+        finish_run(
+            r,
+            t,
+            duel,
+            s,
+            saves,
+            start,
+            rng,
+            (record, finish, cycles),
+            pos,
+        )
     }
 
     /// Brent's loop detection in the block loops, as the two-seat loop's (see the module's
@@ -1001,22 +991,11 @@ mod x86 {
             if TWO {
                 (m0, m1) = (s.m[0], s.m[1]);
             }
-            // The endings, then the loop, then the cap, as the two-seat loop asks.
-            if let Some(end) = after_war(r, &out, s, total, &mut lead, &mut changes, (lo, hi)) {
-                break end;
-            }
+            let counts = (&mut lead, &mut changes, battles);
+            let looks = looks.as_mut().filter(|_| cycles);
             // SAFETY: the heads are inside the stretches.
-            let stop = unsafe {
-                loop_or_cap(
-                    r,
-                    looks.as_mut().filter(|_| cycles),
-                    s,
-                    saves,
-                    battles,
-                    s0,
-                    s1,
-                )
-            };
+            let stop =
+                unsafe { after_war(r, &out, s, total, counts, (lo, hi), looks, saves, (s0, s1)) };
             if let Some((end, how)) = stop {
                 finish = how;
                 break end;
@@ -1024,17 +1003,45 @@ mod x86 {
         };
         rng.put_bits(bits);
         let record = duo::record(&tally, first, u64::from(battles), changes, TURNED, end);
+        let pos = [h0, h1, l0, if TWO { l1 } else { total - l0 }, m0, m1];
+        finish_run(
+            r,
+            t,
+            duel,
+            s,
+            saves,
+            start,
+            rng,
+            (record, finish, cycles),
+            pos,
+        )
+    }
+
+    /// The record of a block loop's game that stopped with `record`: where loops are looked
+    /// for (`cycles`), a position that came back (`finish`) or the safety cap reached (at the
+    /// position `pos`: heads, stacks and won piles, stored into `s` first) ends in the replays
+    /// of [`duo::finish`], from `saves.initial`, where the tally was `start`.
+    #[allow(clippy::too_many_arguments)] // the game's context, handed over
+    fn finish_run(
+        r: &Rules,
+        t: &mut Scratch,
+        duel: &[u8],
+        s: &mut Seats,
+        saves: &mut Saves<Seats>,
+        start: Tally,
+        rng: &mut GameRng,
+        (record, finish, cycles): (GameRecord, Option<Finish>, bool),
+        [h0, h1, l0, l1, m0, m1]: [usize; 6],
+    ) -> GameRecord {
         let how = match finish {
             Some(how) => how,
-            None if cycles && end.0 == EndReason::Capped => {
-                (s.h[0], s.h[1], s.l[0]) = (h0, h1, l0);
-                s.l[1] = if TWO { l1 } else { total - l0 };
+            None if cycles && record.end == EndReason::Capped => {
+                (s.h[0], s.h[1], s.l[0], s.l[1]) = (h0, h1, l0, l1);
                 (s.m[0], s.m[1]) = (m0, m1);
                 Finish::Capped(record)
             }
             None => return record,
         };
-        // The replays play on the tally as it stood at the start, from `saves.initial`.
         duo::finish(r, t, duel, s, saves, start, rng, how)
     }
 
@@ -1550,36 +1557,44 @@ mod x86 {
         (base, unsafe { base.add(SMALL_CAP) })
     }
 
-    /// After a war of the block loops, on the seats it left: the lead noted for seat 0's cards,
-    /// then the end if it came, in the general loop's order (a draw in the war; every card with
-    /// one seat, a forfeit if a player could not stake the war's cards under `short_war = lose`,
-    /// the endings that count cards or wars), asked as the two-seat loop asks; the loop and the
-    /// cap are [`loop_or_cap`]'s. `lo` and `hi` bound seat 0's cards where the game goes on
-    /// ([`end_bounds`]).
+    /// After a war of the block loops, on the seats it left (`battles` counted, the tied battle
+    /// included): the lead noted for seat 0's cards, then the end if it came, in the general
+    /// loop's order (a draw in the war; every card with one seat, a forfeit if a player could
+    /// not stake the war's cards under `short_war = lose`, the endings that count cards or wars),
+    /// then the loop and the cap ([`loop_or_cap`]), as the two-seat loop asks; the end, and the
+    /// replay's [`Finish`] where the position came back. `lo` and `hi` bound seat 0's cards
+    /// where the game goes on ([`end_bounds`]).
+    ///
+    /// # Safety
+    /// The heads of `s` lie inside the stretches `s0`, `s1`.
+    #[allow(clippy::too_many_arguments)] // the loop's counts, handed over
     #[inline(always)]
-    fn after_war(
+    unsafe fn after_war(
         r: &Rules,
         out: &War,
         s: &mut Seats,
         total: usize,
-        lead: &mut i64,
-        changes: &mut u64,
+        (lead, changes, battles): (&mut i64, &mut u64, u32),
         (lo, hi): (usize, usize),
-    ) -> Option<End> {
+        looks: Option<&mut Looks>,
+        saves: &mut Saves<Seats>,
+        (s0, s1): (*const u8, *const u8),
+    ) -> Option<(End, Option<Finish>)> {
         let t0 = s.l[0] + s.m[0];
         *changes += duo::note(lead, t0, total) >> 32;
         let (depth, forfeited) = match *out {
             War::Won {
                 depth, forfeited, ..
             } => (depth, forfeited),
-            War::Draw => return Some((EndReason::DrawInWar, None)),
+            War::Draw => return Some(((EndReason::DrawInWar, None), None)),
         };
         if (t0 <= lo || t0 >= hi || depth > 0 && (forfeited != 0 || r.wars_to_win.is_some()))
             && let Some(end) = duo::counted_end(r, s, t0, total, depth, forfeited)
         {
-            return Some(end);
+            return Some((end, None));
         }
-        None
+        // SAFETY: the caller's.
+        unsafe { loop_or_cap(r, looks, s, saves, battles, s0, s1) }
     }
 
     /// After a battle of the block loops played on the seats (a war, or the table loop's
