@@ -489,12 +489,9 @@ mod x86 {
                 if cycles && let Some(looks) = &mut looks {
                     // SAFETY: the heads are inside the stretches.
                     let top = unsafe { tops(s0, s1, [h0, h1, l0, l1]) };
-                    if looks.due(k, t0, top) {
-                        store(s);
-                        if let Some(how) = looks.look(s, saves, battles, t0, top) {
-                            finish = Some(how);
-                            break (EndReason::Cycle, None);
-                        }
+                    if let Some(how) = looks.after(k, (t0, top), s, saves, battles, store) {
+                        finish = Some(how);
+                        break (EndReason::Cycle, None);
                     }
                 }
                 if battles >= cap {
@@ -528,8 +525,19 @@ mod x86 {
             let counts = (&mut lead, &mut changes, battles);
             let looks = looks.as_mut().filter(|_| cycles);
             // SAFETY: the heads are inside the stretches.
-            let stop =
-                unsafe { after_war(r, &out, s, total, counts, (lo, hi), looks, saves, (s0, s1)) };
+            let stop = unsafe {
+                after_war(
+                    r,
+                    &out,
+                    s,
+                    total,
+                    counts,
+                    (lo, hi, cap),
+                    looks,
+                    saves,
+                    (s0, s1),
+                )
+            };
             if let Some((end, how)) = stop {
                 finish = how;
                 break end;
@@ -538,17 +546,8 @@ mod x86 {
         rng.put_bits(bits);
         let record = duo::record(&tally, first, u64::from(battles), changes, 2, end);
         let pos = [h0, h1, l0, l1, m0, m1];
-        finish_run(
-            r,
-            t,
-            duel,
-            s,
-            saves,
-            start,
-            rng,
-            (record, finish, cycles),
-            pos,
-        )
+        let c = duo::Ctx { r, t, duel, saves };
+        finish_run(c, s, start, rng, (record, finish, cycles), pos)
     }
 
     /// Brent's loop detection in the block loops, as the two-seat loop's (see the module's
@@ -620,17 +619,30 @@ mod x86 {
             k
         }
 
-        /// `k` battles more, to a position where seat 0 holds `t0` cards under the top cards
-        /// `top` ([`tops`]): whether it is to be looked at ([`Looks::look`]), for the quick test
-        /// passed or a save due.
-        fn due(&mut self, k: usize, t0: usize, top: u32) -> bool {
+        /// `k` battles more, to the position after `battles` where seat 0 holds `t0` cards under
+        /// the top cards `top` ([`tops`]): where the quick test passes or a save is due, the
+        /// position is stored into `s` (`store`) and looked at ([`Looks::look`]).
+        #[inline(always)]
+        fn after(
+            &mut self,
+            k: usize,
+            (t0, top): (usize, u32),
+            s: &mut Seats,
+            saves: &mut Saves<Seats>,
+            battles: u32,
+            store: impl FnOnce(&mut Seats),
+        ) -> Option<Finish> {
             self.lam += k as u64;
-            t0 == self.t0 && top == self.tops || self.lam == self.power
+            if !(t0 == self.t0 && top == self.tops || self.lam == self.power) {
+                return None;
+            }
+            store(s);
+            self.look(s, saves, battles, t0, top)
         }
 
         /// A look at the position `s` after `battles` (seat 0 holding `t0` cards under the top
-        /// cards `top`), [`due`](Looks::due): the position came back, the replay's [`Finish`];
-        /// else, where a save is due, the tortoise moves here and `power` doubles.
+        /// cards `top`): the position came back, the replay's [`Finish`]; else, where a save is
+        /// due, the tortoise moves here and `power` doubles.
         fn look(
             &mut self,
             s: &Seats,
@@ -656,14 +668,14 @@ mod x86 {
         }
 
         /// One battle more (a war's, or the table loop's), to the position `s` (its stretches
-        /// `s0`, `s1`) after `battles`: its count in the trail, then [`Looks::due`] and
-        /// [`Looks::look`].
+        /// `s0`, `s1`) after `battles`, already in `s`: its count in the trail, then
+        /// [`Looks::after`].
         ///
         /// # Safety
         /// The heads of `s` lie inside the stretches `s0`, `s1`.
         unsafe fn after_one(
             &mut self,
-            s: &Seats,
+            s: &mut Seats,
             saves: &mut Saves<Seats>,
             battles: u32,
             s0: *const u8,
@@ -673,10 +685,7 @@ mod x86 {
             saves.trail[battles as usize % TRAIL] = t0 as u8;
             // SAFETY: the caller's.
             let top = unsafe { tops(s0, s1, [s.h[0], s.h[1], s.l[0], s.l[1]]) };
-            if self.due(1, t0, top) {
-                return self.look(s, saves, battles, t0, top);
-            }
-            None
+            self.after(1, (t0, top), s, saves, battles, |_| {})
         }
     }
 
@@ -809,15 +818,8 @@ mod x86 {
                 // After a battle (its endings asked by it): the loop, then the cap.
                 // SAFETY: the heads are inside the stretches.
                 let stop = played.then(|| unsafe {
-                    loop_or_cap(
-                        r,
-                        looks.as_mut().filter(|_| cycles),
-                        s,
-                        saves,
-                        battles,
-                        s0,
-                        s1,
-                    )
+                    let looks = looks.as_mut().filter(|_| cycles);
+                    loop_or_cap(r, looks, s, saves, (battles, cap), s0, s1)
                 });
                 if let Some(Some((end, how))) = stop {
                     finish = how;
@@ -959,12 +961,9 @@ mod x86 {
             {
                 // SAFETY: the heads are inside the stretches.
                 let top = unsafe { tops(s0, s1, [h0, h1, l0, if TWO { l1 } else { total - l0 }]) };
-                if looks.due(k, t0, top) {
-                    store(s);
-                    if let Some(how) = looks.look(s, saves, battles, t0, top) {
-                        finish = Some(how);
-                        break (EndReason::Cycle, None);
-                    }
+                if let Some(how) = looks.after(k, (t0, top), s, saves, battles, store) {
+                    finish = Some(how);
+                    break (EndReason::Cycle, None);
                 }
             }
             if battles >= cap {
@@ -994,8 +993,19 @@ mod x86 {
             let counts = (&mut lead, &mut changes, battles);
             let looks = looks.as_mut().filter(|_| cycles);
             // SAFETY: the heads are inside the stretches.
-            let stop =
-                unsafe { after_war(r, &out, s, total, counts, (lo, hi), looks, saves, (s0, s1)) };
+            let stop = unsafe {
+                after_war(
+                    r,
+                    &out,
+                    s,
+                    total,
+                    counts,
+                    (lo, hi, cap),
+                    looks,
+                    saves,
+                    (s0, s1),
+                )
+            };
             if let Some((end, how)) = stop {
                 finish = how;
                 break end;
@@ -1004,30 +1014,17 @@ mod x86 {
         rng.put_bits(bits);
         let record = duo::record(&tally, first, u64::from(battles), changes, TURNED, end);
         let pos = [h0, h1, l0, if TWO { l1 } else { total - l0 }, m0, m1];
-        finish_run(
-            r,
-            t,
-            duel,
-            s,
-            saves,
-            start,
-            rng,
-            (record, finish, cycles),
-            pos,
-        )
+        let c = duo::Ctx { r, t, duel, saves };
+        finish_run(c, s, start, rng, (record, finish, cycles), pos)
     }
 
     /// The record of a block loop's game that stopped with `record`: where loops are looked
     /// for (`cycles`), a position that came back (`finish`) or the safety cap reached (at the
     /// position `pos`: heads, stacks and won piles, stored into `s` first) ends in the replays
     /// of [`duo::finish`], from `saves.initial`, where the tally was `start`.
-    #[allow(clippy::too_many_arguments)] // the game's context, handed over
     fn finish_run(
-        r: &Rules,
-        t: &mut Scratch,
-        duel: &[u8],
+        c: duo::Ctx<'_>,
         s: &mut Seats,
-        saves: &mut Saves<Seats>,
         start: Tally,
         rng: &mut GameRng,
         (record, finish, cycles): (GameRecord, Option<Finish>, bool),
@@ -1042,7 +1039,7 @@ mod x86 {
             }
             None => return record,
         };
-        duo::finish(r, t, duel, s, saves, start, rng, how)
+        duo::finish(c, s, start, rng, how)
     }
 
     /// The battles `0..k` of a prize block under a pick-up order other than shuffled, one by one
@@ -1563,7 +1560,7 @@ mod x86 {
     /// not stake the war's cards under `short_war = lose`, the endings that count cards or wars),
     /// then the loop and the cap ([`loop_or_cap`]), as the two-seat loop asks; the end, and the
     /// replay's [`Finish`] where the position came back. `lo` and `hi` bound seat 0's cards
-    /// where the game goes on ([`end_bounds`]).
+    /// where the game goes on ([`end_bounds`]); `cap` is the battle cap.
     ///
     /// # Safety
     /// The heads of `s` lie inside the stretches `s0`, `s1`.
@@ -1575,7 +1572,7 @@ mod x86 {
         s: &mut Seats,
         total: usize,
         (lead, changes, battles): (&mut i64, &mut u64, u32),
-        (lo, hi): (usize, usize),
+        (lo, hi, cap): (usize, usize, u32),
         looks: Option<&mut Looks>,
         saves: &mut Saves<Seats>,
         (s0, s1): (*const u8, *const u8),
@@ -1594,7 +1591,7 @@ mod x86 {
             return Some((end, None));
         }
         // SAFETY: the caller's.
-        unsafe { loop_or_cap(r, looks, s, saves, battles, s0, s1) }
+        unsafe { loop_or_cap(r, looks, s, saves, (battles, cap), s0, s1) }
     }
 
     /// After a battle of the block loops played on the seats (a war, or the table loop's
@@ -1608,9 +1605,9 @@ mod x86 {
     unsafe fn loop_or_cap(
         r: &Rules,
         looks: Option<&mut Looks>,
-        s: &Seats,
+        s: &mut Seats,
         saves: &mut Saves<Seats>,
-        battles: u32,
+        (battles, cap): (u32, u32),
         s0: *const u8,
         s1: *const u8,
     ) -> Option<(End, Option<Finish>)> {
@@ -1620,7 +1617,6 @@ mod x86 {
         {
             return Some(((EndReason::Cycle, None), Some(how)));
         }
-        let cap = r.battle_cap() as u32;
         let (t0, total) = (s.l[0] + s.m[0], s.l[0] + s.l[1] + s.m[0] + s.m[1]);
         (battles >= cap).then(|| (duo::at_cap(r, battles, t0, total), None))
     }

@@ -566,7 +566,8 @@ fn run_with<
                     rng.put_bits(bits);
                     let found = acc as u32 as u64;
                     let how = Finish::Loop { lam, found };
-                    return finish_with::<PICK, TABLE>(r, t, duel, s, saves, start, rng, how);
+                    let c = Ctx { r, t, duel, saves };
+                    return finish_with::<PICK, TABLE>(c, s, start, rng, how);
                 }
             }
             if power == lam {
@@ -584,7 +585,8 @@ fn run_with<
                 g.store(s);
                 rng.put_bits(bits);
                 let how = Finish::Capped(record_packed(&tally, first, acc, turned, end));
-                return finish_with::<PICK, TABLE>(r, t, duel, s, saves, start, rng, how);
+                let c = Ctx { r, t, duel, saves };
+                return finish_with::<PICK, TABLE>(c, s, start, rng, how);
             }
             break 'game end;
         }
@@ -739,27 +741,23 @@ pub(crate) enum Finish {
 /// The record of a two-seat game (two-seat loop or block loop) that stopped as `how` says, on
 /// the seats `s`, from the replays of [`cycle::finish_loop_after`] or [`cycle::past_cap`] from
 /// `saves.initial`, where the tally was `start`; the replay's hint from `saves.trail`.
-#[allow(clippy::too_many_arguments)] // the game's context, handed over
 pub(crate) fn finish(
-    r: &Rules,
-    t: &mut Scratch,
-    duel: &[u8],
+    c: Ctx<'_>,
     s: &mut Seats,
-    saves: &mut Saves<Seats>,
     start: Tally,
     rng: &mut GameRng,
     how: Finish,
 ) -> GameRecord {
     macro_rules! go {
         ($pick:expr) => {
-            if duel.is_empty() {
-                finish_with::<{ $pick }, false>(r, t, duel, s, saves, start, rng, how)
+            if c.duel.is_empty() {
+                finish_with::<{ $pick }, false>(c, s, start, rng, how)
             } else {
-                finish_with::<{ $pick }, true>(r, t, duel, s, saves, start, rng, how)
+                finish_with::<{ $pick }, true>(c, s, start, rng, how)
             }
         };
     }
-    match pick_of(r.pickup) {
+    match pick_of(c.r.pickup) {
         pick::SEAT => go!(pick::SEAT),
         pick::WINNER => go!(pick::WINNER),
         pick::LOSER => go!(pick::LOSER),
@@ -770,18 +768,15 @@ pub(crate) fn finish(
 }
 
 /// [`finish`] for the pick-up order `PICK`, under a beats-table ranking (`TABLE`) or not.
-#[allow(clippy::too_many_arguments)] // the game's context, handed over
 #[cold]
 fn finish_with<const PICK: u8, const TABLE: bool>(
-    r: &Rules,
-    t: &mut Scratch,
-    duel: &[u8],
+    c: Ctx<'_>,
     s: &mut Seats,
-    saves: &mut Saves<Seats>,
     start: Tally,
     rng: &mut GameRng,
     how: Finish,
 ) -> GameRecord {
+    let Ctx { r, t, duel, saves } = c;
     let plain = r.two_pile.is_none() && !r.prize;
     let mut step = Replay::<PICK, TABLE> {
         r,

@@ -605,6 +605,19 @@ fn the_ring_plays_large_decks_like_the_general_loop() {
     }
 }
 
+/// Where won cards go, with or without a prize, under rules where nothing is random: one pile,
+/// or two turned over.
+const DETERMINISTIC_PILES: [&[(&str, &str)]; 4] = [
+    &[],
+    &[("pile", "two-pile"), ("on_empty", "turn-over")],
+    &[("prize", "true")],
+    &[
+        ("pile", "two-pile"),
+        ("on_empty", "turn-over"),
+        ("prize", "true"),
+    ],
+];
+
 /// Deterministic rules (one pile, or two turned over; a prize or not) under safety caps that
 /// fall before, between and after the specialised loops' first Brent save (`cycle::FIRST_LOOK`)
 /// and the reference's saves: a loop that closes inside the cap is reported with its start and
@@ -612,16 +625,7 @@ fn the_ring_plays_large_decks_like_the_general_loop() {
 #[test]
 fn loops_and_caps_agree_whatever_the_first_save() {
     for players in ["2", "3", "4"] {
-        for pile in [
-            &[][..],
-            &[("pile", "two-pile"), ("on_empty", "turn-over")],
-            &[("prize", "true")],
-            &[
-                ("pile", "two-pile"),
-                ("on_empty", "turn-over"),
-                ("prize", "true"),
-            ],
-        ] {
+        for pile in DETERMINISTIC_PILES {
             for pickup in ["seat", "winner-first", "rank-asc"] {
                 for cap in ["5", "20", "31", "32", "33", "40", "64", "100", "250"] {
                     let rules = Rules::from_pairs(
@@ -959,16 +963,7 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
                         .take(if policy.contains(',') { seats } else { 1 });
                 let policy = policy.collect::<Vec<_>>().join(",");
                 for pickup in ["winner-first", "loser-first", "seat", "rank-desc"] {
-                    for pile in [
-                        &[][..],
-                        &[("pile", "two-pile"), ("on_empty", "turn-over")],
-                        &[("prize", "true")],
-                        &[
-                            ("pile", "two-pile"),
-                            ("on_empty", "turn-over"),
-                            ("prize", "true"),
-                        ],
-                    ] {
+                    for pile in DETERMINISTIC_PILES {
                         let mut pairs = vec![
                             ("players", players),
                             ("deck", "custom"),
