@@ -16,15 +16,14 @@
 //! With two piles a block ends where a stack runs out, and the next battle first takes the won
 //! pile as the general draw does: turned over where it lies, shuffled there, or (`on_empty =
 //! lose`) the player is out. With a prize ([`x86::run_prize`]) a battle is two cards of each
-//! stack: one compare of the sixteen face-up cards finds the first tie. Under the shuffled
-//! pick-up the battles before it take their 4-card shuffles' draws one battle at a time, then
-//! their cards are laid in those orders by one byte shuffle and packed behind the winners'
-//! stacks (or won piles) as above; under the other orders they are played one by one on the
-//! stretches (the winner's four cards in the pick-up order, one store). With two piles a
-//! stack of one card gives it as the prize and takes its won pile under it first. Under
-//! `speed` seat 0 grabs a battle, tie or not, when its draw says so: a block draws the grabs
-//! battle by battle (with a prize, each before that battle's shuffle) up to the first tie not
-//! grabbed, and the grabbed battles are seat 0's.
+//! stack: one compare of the sixteen face-up cards finds the first tie. The battles before it
+//! have their cards laid in the pick-up order by byte shuffles (under the shuffled pick-up
+//! their 4-card shuffles' orders, drawn one battle at a time; the fixed orders from the winner
+//! mask, or sorted by a network of compare-exchanges) and packed behind the winners' stacks
+//! (or won piles) as above. With two piles a stack of one card gives it as the prize and takes
+//! its won pile under it first. Under `speed` seat 0 grabs a battle, tie or not, when its draw
+//! says so: a block draws the grabs battle by battle (with a prize, each before that battle's
+//! shuffle) up to the first tie not grabbed, and the grabbed battles are seat 0's.
 //!
 //! Where nothing is random, loops are looked for as the two-seat loop looks: Brent's saves, and
 //! a position compared in full only where seat 0's count and both top cards are the saved one's.
@@ -717,9 +716,9 @@ mod x86 {
 
     /// The block loop with a prize: a battle is a prize and a card from each stack, so sixteen
     /// battles are 32 bytes of each; one compare of the sixteen face-up cards finds the first
-    /// tie. The battles before it are played all at once under the shuffled pick-up
-    /// ([`shuffled_prizes`]; the lead from the winner mask, as in [`run_with`]), and one by one
-    /// on the sliding stacks under the others ([`play_prizes`]). With `TWO` the winnings go onto
+    /// tie. The battles before it are played all at once ([`lay_prizes`]: the cards laid in
+    /// the pick-up order by byte shuffles; the lead from the winner mask, as in [`run_with`]).
+    /// With `TWO` the winnings go onto
     /// the won piles, and a stack that runs out takes its won pile before the next battle as
     /// in [`run_with`]; a stack of one card gives it as the prize and takes its won pile under
     /// it for the face-up card, as the two-seat loop does. A player short of a prize and a card
@@ -896,35 +895,16 @@ mod x86 {
             let won = (!higher1 & km).count_ones() as usize;
             // Behind each seat's cards: where its winnings go.
             let (tail0, tail1) = (h0 + l0 + m0, h1 + l1 + m1);
-            if PICK == pick::SHUFFLED {
-                if k > 0 {
-                    let w0 = !higher1 & km;
-                    let before = 2 * held(l0, m0) as i64 - total as i64;
-                    // SAFETY: the tails are below `SLIDE + SMALL_DECK`, and 64 bytes past
-                    // them lie inside the stretches.
-                    unsafe {
-                        shuffled_prizes(va, vb, w0, k, &orders, s0.add(tail0), s1.add(tail1))
-                    };
-                    changes += block_changes::<1>(w0, km, before, lead);
-                }
-            } else {
-                // SAFETY: `2 k ≤ l0, l1`, and a tail is below `SLIDE + SMALL_DECK + 64`,
-                // inside the stretch.
+            if k > 0 {
+                let w0 = !higher1 & km;
+                let before = 2 * held(l0, m0) as i64 - total as i64;
+                // SAFETY: the tails are below `SLIDE + SMALL_DECK`, and 64 bytes past them lie
+                // inside the stretches.
                 unsafe {
-                    play_prizes::<PICK>(
-                        (s0, s1),
-                        (h0, h1),
-                        (tail0, tail1),
-                        k as usize,
-                        higher1,
-                        layered,
-                        (held(l0, m0), total),
-                        rng,
-                        &mut bits,
-                        &mut lead,
-                        &mut changes,
-                    );
-                }
+                    let to = (s0.add(tail0), s1.add(tail1));
+                    lay_prizes::<PICK>(va, vb, (w0, k), &orders, layered, to)
+                };
+                changes += block_changes::<1>(w0, km, before, lead);
             }
             let k = k as usize;
             if cycles {
@@ -939,7 +919,7 @@ mod x86 {
             }
             battles += k as u32;
             let t0 = held(l0, m0);
-            if PICK == pick::SHUFFLED && k > 0 {
+            if k > 0 {
                 lead = lead_after(2 * t0 as i64 - total as i64, higher1 & km, k as u32);
             }
             // No end can come before a block's last battle: `2 k ≤ l0, l1`, the counted
@@ -1040,57 +1020,6 @@ mod x86 {
             None => return record,
         };
         duo::finish(c, s, start, rng, how)
-    }
-
-    /// The battles `0..k` of a prize block under a pick-up order other than shuffled, one by one
-    /// on the sliding stacks (heads `h0`, `h1` of the stretches `s0`, `s1`; the winnings go
-    /// from `tail0`, `tail1` on; seat 0 holds `t0` of the `total` cards), in the two-seat loop's
-    /// order: the winner's four cards in the order `PICK`, one 4-byte store behind its cards,
-    /// the lead.
-    ///
-    /// # Safety
-    /// Each stack holds at least `2 k` cards, and 4 bytes past each tail plus four for each
-    /// battle still lie inside its stretch.
-    #[allow(clippy::too_many_arguments)] // the loop's state, handed over
-    #[inline(always)]
-    unsafe fn play_prizes<const PICK: u8>(
-        (s0, s1): (*mut u8, *mut u8),
-        (h0, h1): (usize, usize),
-        (mut tail0, mut tail1): (usize, usize),
-        k: usize,
-        higher1: u32,
-        layered: bool,
-        (mut t0, total): (usize, usize),
-        rng: &mut GameRng,
-        bits: &mut u64,
-        lead: &mut i64,
-        changes: &mut u64,
-    ) {
-        // The generator as a local copy for the block, written back once: its state can
-        // stay in registers rather than go through memory at every draw.
-        let mut g = rng.clone();
-        for i in 0..k {
-            let winner = (higher1 >> i) as usize & 1;
-            // SAFETY: `2 i + 1 < 2 k ≤ l`: inside each stack.
-            let ([pa, a], [pb, b]) = unsafe {
-                (
-                    std::ptr::read_unaligned(s0.add(h0 + 2 * i).cast::<[u8; 2]>()),
-                    std::ptr::read_unaligned(s1.add(h1 + 2 * i).cast::<[u8; 2]>()),
-                )
-            };
-            let cards = duo::quad::<PICK>(winner, [pa, a, pb, b], layered, &mut g, bits);
-            let (to, tail) = if winner == 0 {
-                (s0, &mut tail0)
-            } else {
-                (s1, &mut tail1)
-            };
-            // SAFETY: a tail is below `SLIDE + SMALL_DECK + 64`, inside the stretch.
-            unsafe { std::ptr::write_unaligned(to.add(*tail).cast::<[u8; 4]>(), cards) };
-            *tail += 4;
-            t0 = t0 + 2 - 4 * winner;
-            *changes += duo::note(lead, t0, total) >> 32;
-        }
-        *rng = g;
     }
 
     /// Up to `k` hand battles of two seats that both play the card their policy `POLICY` (a
@@ -1314,24 +1243,26 @@ mod x86 {
         (i, higher1 & !grab)
     }
 
-    /// The battles `0..k` (`1 ≤ k ≤ 16`) of a prize block under the shuffled pick-up, their
-    /// cards (`va`, `vb`: each stack's next 32 bytes, a prize and a card a battle) laid in the
-    /// `orders` their shuffles drew ([`prize_draws`]) by one byte shuffle, and each seat's
-    /// winnings (seat 0 won the battles in `w0`) packed by one compress and stored behind its
-    /// cards (`to0`, `to1`).
+    /// The battles `0..k` (`1 ≤ k ≤ 16`) of a prize block, their cards (`va`, `vb`: each
+    /// stack's next 32 bytes, a prize and a card a battle) laid in the order `PICK` gives them
+    /// by byte shuffles, and each seat's winnings (seat 0 won the battles in `w0`) packed by one
+    /// compress and stored behind its cards (`to0`, `to1`). The orders are the two-seat loop's
+    /// ([`duo::quad`]): under the shuffled pick-up the `orders` the battles' shuffles drew
+    /// ([`prize_draws`]); the winner's pair or the loser's first, by the winner mask
+    /// (`layered`: `played`, the prizes before the cards); the cards sorted by a sorting
+    /// network of five compare-exchanges, all sixteen battles at once.
     ///
     /// # Safety
     /// 64 bytes from `to0` and from `to1` must lie inside their stretches, past every card
     /// that is still to be played.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
-    unsafe fn shuffled_prizes(
+    unsafe fn lay_prizes<const PICK: u8>(
         va: __m256i,
         vb: __m256i,
-        w0: u32,
-        k: u32,
+        (w0, k): (u32, u32),
         orders: &[u32; 16],
-        to0: *mut u8,
-        to1: *mut u8,
+        layered: bool,
+        (to0, to1): (*mut u8, *mut u8),
     ) {
         debug_assert!((1..=16).contains(&k));
         // Lane `i`: battle `i`'s seat-0 prize and card, then seat 1's (bytes 0..4, as the word
@@ -1340,15 +1271,51 @@ mod x86 {
             _mm512_cvtepu16_epi32(va),
             _mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(vb)),
         );
-        // SAFETY: both arrays are sixteen 32-bit lanes.
-        let (orders, base) = unsafe {
-            (
-                _mm512_loadu_si512(orders.as_ptr().cast()),
-                _mm512_loadu_si512(QUAD_BASE.as_ptr().cast()),
-            )
-        };
-        let laid = _mm512_shuffle_epi8(quads, _mm512_add_epi32(orders, base));
+        // SAFETY: sixteen 32-bit lanes.
+        let base = unsafe { _mm512_loadu_si512(QUAD_BASE.as_ptr().cast()) };
+        // A byte shuffle's control that lays every battle's bytes in `order`.
+        let each =
+            |order: [u8; 4]| _mm512_add_epi32(_mm512_set1_epi32(i32::from_le_bytes(order)), base);
         let w1 = !w0 & ((1u32 << k) - 1);
+        let laid = match PICK {
+            pick::SHUFFLED => {
+                // SAFETY: sixteen 32-bit lanes.
+                let orders = unsafe { _mm512_loadu_si512(orders.as_ptr().cast()) };
+                _mm512_shuffle_epi8(quads, _mm512_add_epi32(orders, base))
+            }
+            pick::SEAT => _mm512_shuffle_epi8(quads, each([0, 2, 1, 3])),
+            pick::WINNER | pick::LOSER => {
+                // Each battle's order when seat 0 won it and when seat 1 did.
+                let (by0, by1) = match PICK {
+                    pick::WINNER if layered => ([0, 2, 1, 3], [2, 0, 3, 1]),
+                    pick::WINNER => ([0, 1, 2, 3], [2, 3, 0, 1]),
+                    _ => ([2, 3, 0, 1], [0, 1, 2, 3]),
+                };
+                let control = _mm512_mask_blend_epi32(w1 as u16, each(by0), each(by1));
+                _mm512_shuffle_epi8(quads, control)
+            }
+            _ => {
+                // Compare-exchanges (0, 1) (2, 3), then (0, 2) (1, 3), then (1, 2): each byte
+                // against the partner the control brings it, the larger kept in the bytes of
+                // the mask (rank-asc: the later ones).
+                const STAGES: [([u8; 4], u64); 3] = [
+                    ([1, 0, 3, 2], 0xAAAA_AAAA_AAAA_AAAA),
+                    ([2, 3, 0, 1], 0xCCCC_CCCC_CCCC_CCCC),
+                    ([0, 2, 1, 3], 0x4444_4444_4444_4444),
+                ];
+                let mut q = quads;
+                for (partner, later) in STAGES {
+                    let p = _mm512_shuffle_epi8(q, each(partner));
+                    let (low, high) = (_mm512_min_epu8(q, p), _mm512_max_epu8(q, p));
+                    q = if PICK == pick::DESC {
+                        _mm512_mask_blend_epi8(later, high, low)
+                    } else {
+                        _mm512_mask_blend_epi8(later, low, high)
+                    };
+                }
+                q
+            }
+        };
         // SAFETY: the caller's.
         unsafe {
             _mm512_storeu_si512(to0.cast(), _mm512_maskz_compress_epi32(w0 as u16, laid));
