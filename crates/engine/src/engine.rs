@@ -266,7 +266,7 @@ impl Engine {
         self.seats.hand_blocks()
     }
 
-    /// Rounds of war with hands the table loop played inside its runs, on the lanes, since this
+    /// Rounds of war the table loop played inside its runs, on the lanes, since this
     /// engine was made (counted again where loop detection replays a stretch; the tests check
     /// that they run).
     #[doc(hidden)]

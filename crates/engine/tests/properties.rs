@@ -899,11 +899,21 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
     assert!(compared >= 400, "{compared}");
     // Wars were played on the lanes: two seats, three with ties among some of them, with a
     // prize, and under two piles with either `on_empty` or a prize (the comparisons above are
-    // where a won pile turned over, or shuffled and put back for a war given up, is checked).
-    // With and without the vector blocks of two seats' hands, whose ties are the same lane
-    // wars.
+    // where a won pile turned over, or shuffled and put back for a war given up, is checked);
+    // with hands and without (3–4 seats: two without hands are the block loop's or the two-seat
+    // loop's). With and without the vector blocks of two seats' hands, whose ties are the same
+    // lane wars.
     for pairs in [
-        &[("hand", "3")][..],
+        &[("players", "3")][..],
+        &[("players", "4"), ("prize", "true")],
+        &[("players", "3"), ("pile", "two-pile")],
+        &[("players", "4"), ("pile", "two-pile"), ("prize", "true")],
+        &[
+            ("players", "3"),
+            ("pile", "two-pile"),
+            ("on_empty", "turn-over"),
+        ],
+        &[("hand", "3")],
         &[("players", "3"), ("hand", "3"), ("hand_policy", "highest")],
         &[("players", "4"), ("hand", "2"), ("pile", "two-pile")],
         &[("prize", "true"), ("hand", "3")],

@@ -1,5 +1,4 @@
-//! Wars of seats with hands, played on a run's lanes where every tied seat can play them in
-//! full: [`lane_war`].
+//! Wars played on a run's lanes where every tied seat can play them in full: [`lane_war`].
 
 use super::LANE;
 use super::lanes::{best_among, refill, turn_over_lane};
@@ -21,21 +20,23 @@ pub(super) struct LaneWar<const M: usize> {
     pub(super) shuffled: u64,
 }
 
-/// The war after a tie among the lanes `tied` (a mask of lanes) of a run of `M` seats with hands
+/// The war after a tie among the lanes `tied` (a mask of lanes) of a run of `M` seats
 /// ([`pair_hands`](super::pair::pair_hands), [`plain_run`](super::plain::plain_run); the prizes
-/// `prs` under the face-up cards `ups` with `PRIZE`, lane `i`'s in byte `i`), played as
-/// [`hand_war`](super::stepwise::hand_war) plays it: each round, each tied lane in turn puts its
-/// `n` cards face down from its stack and plays a card from its hand by its policy, the slot
-/// refilled from its stack, until one lane's card is best; the winner picks up every pot by
-/// [`Rules::order_pickup`] behind everything it holds (under its stack, or with `TWO` piles onto
-/// its won pile). With `TWO` piles a stack that runs out turns its won pile over where the general
-/// draw does (a face-down card, or the refill after the pick). The lanes, hands and generator come
-/// in by value and go back in the result, and a won pile shuffled in the war is saved first, so a
-/// war given up leaves the run's position untouched: `None`, and
-/// [`hand_war`](super::stepwise::hand_war) plays it from the start. A war is given up where a tied
-/// lane's stack (with its won pile under two piles) holds no more cards than the round puts face
-/// down (it could not refill its hand after them, or a short war rule decides), where it would
-/// shuffle a pile of more than 128 cards, or where the pots outgrow their room.
+/// `prs` under the face-up cards `ups` with `PRIZE`, lane `i`'s in byte `i`), played as the
+/// table's war plays it ([`hand_war`](super::stepwise::hand_war) with `HANDS`, else the general
+/// rounds of [`stepwise::war`](super::stepwise)): each round, each tied lane in turn puts its `n`
+/// cards face down from its stack and turns up its next card (with hands, plays a card from its
+/// hand by its policy and refills the slot from its stack), until one lane's card is best; the
+/// winner picks up every pot by [`Rules::order_pickup`] behind everything it holds (under its
+/// stack, or with `TWO` piles onto its won pile). With `TWO` piles a stack that runs out turns
+/// its won pile over where the general draw does (a face-down card, or the face-up card or the
+/// refill after the pick). The lanes, hands and generator come in by value and go back in the
+/// result, and a won pile shuffled in the war is saved first, so a war given up leaves the
+/// run's position untouched: `None`, and the table's war plays it from the start. A war is
+/// given up where a tied lane's stack (with its won pile under two piles) holds no more cards
+/// than the round puts face down (it could not turn up or refill after them, and a short war
+/// rule decides), where it would shuffle a pile of more than 128 cards, or where the pots
+/// outgrow their room.
 ///
 /// # Safety
 ///
@@ -44,6 +45,7 @@ pub(super) struct LaneWar<const M: usize> {
 #[inline(never)]
 pub(super) unsafe fn lane_war<
     const M: usize,
+    const HANDS: bool,
     const PRIZE: bool,
     const TWO: bool,
     const ORDERED: bool,
@@ -173,11 +175,17 @@ pub(super) unsafe fn lane_war<
                     pot[len + j] = take!();
                 }
             }
-            let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
-            turn_over!();
-            let fill = take!();
-            let up;
-            (up, words[i]) = refill(words[i], slot, u64::from(fill));
+            let up = if HANDS {
+                let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                turn_over!();
+                let fill = take!();
+                let up;
+                (up, words[i]) = refill(words[i], slot, u64::from(fill));
+                up
+            } else {
+                turn_over!();
+                u64::from(take!())
+            };
             pot[len + n] = up as u8;
             pot_lens[i] = len + n + 1;
             let sh = 8 * i as u32;

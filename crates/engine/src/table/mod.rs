@@ -529,9 +529,9 @@ struct Shape {
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
     speed: Option<u64>,
-    /// A war among seats with hands may be played on the lanes ([`lane_war`]): it counts
-    /// for no ending of its own (no `wars_to_win`), and no tied card is set apart for the
-    /// loser (no `war_cause_to_loser`, which `hand_war` plays).
+    /// A war may be played on the lanes ([`lane_war`]): it counts for no ending of its own
+    /// (no `wars_to_win`), and no tied card is set apart for the loser (no
+    /// `war_cause_to_loser`, which the table's wars play).
     lane_wars: bool,
     /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's stack
     /// (with its won pile under two piles) has run out, or with a prize is down to one card

@@ -372,7 +372,7 @@ pub(super) fn pair_hands<
                     let lanes = (heads, lens, wons, words);
                     // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
                     unsafe {
-                        lane_war::<2, PRIZE, TWO, ORDERED>(
+                        lane_war::<2, true, PRIZE, TWO, ORDERED>(
                             r,
                             buf,
                             base,

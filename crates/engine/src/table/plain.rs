@@ -231,14 +231,14 @@ pub(super) fn plain_run<
             };
             let (w, warred);
             if best & (best - 1) != 0 {
-                // With hands, the war among the tied lanes is played here where they can play it
-                // in full ([`lane_war`]); otherwise it is the table's.
-                let war = if HANDS && shape.lane_wars {
+                // The war among the tied lanes is played here where they can play it in full
+                // ([`lane_war`]); otherwise it is the table's.
+                let war = if shape.lane_wars {
                     let lanes = (heads, lens, wons, words);
                     // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
                     // two.
                     unsafe {
-                        lane_war::<M, PRIZE, TWO, ORDERED>(
+                        lane_war::<M, HANDS, PRIZE, TWO, ORDERED>(
                             r,
                             buf,
                             base,
