@@ -239,36 +239,6 @@ pub(crate) struct HandBlock {
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::hand_battles;
 
-/// The cards of `pots` sorted by value into `out` (cleared), the highest first if `desc`, where
-/// they are at most 16 and the CPU has what the block loop uses ([`available`]): `false`, and
-/// nothing written, elsewhere. The rank orders' pick-up ([`Rules::order_pickup`]) of a war's
-/// pots by a sorting network in one register ([`x86::sort16`]): the counting sort it saves
-/// waited on its counts' stores (about a sixth of a rank-ordered game's time).
-#[inline]
-pub(crate) fn sorted_in_register(pots: &[&[u8]], desc: bool, out: &mut Vec<u8>) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let total = pots.iter().map(|p| p.len()).sum::<usize>();
-        if total > 16 || !available() {
-            return false;
-        }
-        out.clear();
-        out.reserve(16);
-        // SAFETY: the CPU has the features (`available`); the pots hold 16 cards at most, and
-        // `out` has room for 16 bytes, of which the first `total` are the sorted cards.
-        unsafe {
-            x86::sort16(pots, desc, out.as_mut_ptr());
-            out.set_len(total);
-        }
-        true
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (pots, desc, out);
-        false
-    }
-}
-
 // The stretches hold a stack slid up to `SLIDE`, every card of the deck, and the widest store
 // past a tail (the prize block's 64 bytes).
 const _: () = assert!(SLIDE + SMALL_DECK + 64 <= SMALL_CAP);
@@ -277,66 +247,6 @@ const _: () = assert!(SLIDE + SMALL_DECK + 64 <= SMALL_CAP);
 mod x86 {
     use super::*;
     use std::arch::x86_64::*;
-
-    /// A bitonic sorting network of 16 bytes, ascending: each stage's partners (byte `i` is
-    /// compared with byte `partner[i]`) and the bytes that keep the smaller of the two.
-    static SORT16: [([u8; 16], u16); 10] = {
-        let mut stages = [([0u8; 16], 0u16); 10];
-        let (mut at, mut k) = (0, 2);
-        while k <= 16 {
-            let mut j = k / 2;
-            while j > 0 {
-                let mut i = 0;
-                while i < 16 {
-                    stages[at].0[i] = (i ^ j) as u8;
-                    // The lower of a pair keeps the smaller in an ascending run of `k`.
-                    if (i & j == 0) == (i & k == 0) {
-                        stages[at].1 |= 1 << i;
-                    }
-                    i += 1;
-                }
-                at += 1;
-                j /= 2;
-            }
-            k *= 2;
-        }
-        stages
-    };
-
-    /// The cards of `pots` (16 at most in all) sorted by value, the highest first if `desc`,
-    /// as 16 bytes at `out` (the first cards of them; the rest is padding): the pots expanded
-    /// one after the other into a register of padding that sorts last, then the ten
-    /// compare-exchange stages of [`SORT16`].
-    ///
-    /// # Safety
-    /// The CPU must have the features enabled here, the pots hold 16 cards at most, and 16
-    /// bytes from `out` are writable.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2")]
-    pub(super) unsafe fn sort16(pots: &[&[u8]], desc: bool, out: *mut u8) {
-        let mut v = _mm_set1_epi8(if desc { 0 } else { -1 });
-        let mut at = 0;
-        for pot in pots {
-            debug_assert!(at + pot.len() <= 16);
-            let len = (1u32 << pot.len()) - 1;
-            // SAFETY: the masked load reads the pot's bytes only.
-            let cards = unsafe { _mm_maskz_loadu_epi8(len as u16, pot.as_ptr().cast()) };
-            v = _mm_mask_expand_epi8(v, (len << at) as u16, cards);
-            at += pot.len();
-        }
-        for (partner, smaller) in &SORT16 {
-            // SAFETY: 16 bytes.
-            let partner = unsafe { _mm_loadu_si128(partner.as_ptr().cast()) };
-            let p = _mm_shuffle_epi8(v, partner);
-            let (low, high) = (_mm_min_epu8(v, p), _mm_max_epu8(v, p));
-            v = if desc {
-                _mm_mask_blend_epi8(*smaller, low, high)
-            } else {
-                _mm_mask_blend_epi8(*smaller, high, low)
-            };
-        }
-        // SAFETY: the caller's.
-        unsafe { _mm_storeu_si128(out.cast(), v) };
-    }
 
     /// Lane `i`: the battles `0..=i` of a block, as a bit mask.
     static UPTO: [u16; 16] = {

@@ -394,7 +394,9 @@ impl Scratch {
         Scratch {
             pots: (0..r.players).map(|_| Vec::with_capacity(cap)).collect(),
             cause: (0..r.players).map(|_| Vec::with_capacity(1)).collect(),
-            order: Vec::with_capacity(cap),
+            // Room past the cards for the register pick-ups' whole-register stores (64 bytes
+            // past a pot), so that no pick-up grows it.
+            order: Vec::with_capacity(cap + 64),
         }
     }
 

@@ -170,11 +170,20 @@ impl Rules {
         let others = || (0..pots.len()).filter(move |&p| p != taker);
         match self.pickup {
             Pickup::Shuffled => {
-                for pot in pots {
-                    append(out, pot);
+                if !super::pots::joined(pots, 0, out) {
+                    for pot in pots {
+                        append(out, pot);
+                    }
                 }
                 rng.shuffle(out);
             }
+            Pickup::WinnerFirst | Pickup::LoserFirst
+                if super::pots::joined(
+                    pots,
+                    // (Two seats: the loser is the other.)
+                    taker ^ usize::from(self.pickup == Pickup::LoserFirst),
+                    out,
+                ) => {}
             Pickup::WinnerFirst => {
                 append(out, pots[taker]);
                 others().for_each(|p| append(out, pots[p]));
@@ -183,6 +192,16 @@ impl Rules {
                 others().for_each(|p| append(out, pots[p]));
                 append(out, pots[taker]);
             }
+            Pickup::Played | Pickup::Seat
+                if super::pots::layered(
+                    pots,
+                    if self.pickup == Pickup::Played {
+                        taker
+                    } else {
+                        0
+                    },
+                    out,
+                ) => {}
             Pickup::Played | Pickup::Seat => {
                 // Layer by layer into place: the cards written where they go rather than pushed
                 // one at a time (each push checked the vector's room).
@@ -207,8 +226,7 @@ impl Rules {
                 debug_assert_eq!(at, total);
             }
             Pickup::RankDesc | Pickup::RankAsc
-                if crate::block::sorted_in_register(pots, self.pickup == Pickup::RankDesc, out) => {
-            }
+                if super::pots::sorted(pots, self.pickup == Pickup::RankDesc, out) => {}
             Pickup::RankDesc | Pickup::RankAsc if self.cards.values() <= 64 => {
                 // A counting sort: the cards by value, then read out value by value. The
                 // comparison sort it replaces moved bytes through memory one step at a time
@@ -468,7 +486,7 @@ mod tests {
                 }
                 assert_eq!(out, want, "{pickup} {pots:?}");
                 let mut again = Vec::new();
-                if crate::block::sorted_in_register(&refs, desc, &mut again) {
+                if crate::rules::pots::sorted(&refs, desc, &mut again) {
                     assert_eq!(again, want, "{pickup} {pots:?}");
                     in_register += 1;
                 }
@@ -476,6 +494,79 @@ mod tests {
         }
         assert!(
             !crate::block::available() || in_register > 4000,
+            "{in_register}"
+        );
+    }
+
+    /// Pick-ups in a fixed order of random pots are those cards in that order: layer by layer
+    /// (`seat`, `played`), pot after pot (`winner-first`, `loser-first`). Two pots of the same
+    /// length (up to 39 cards: the registers' and longer), of different lengths, and three or
+    /// four pots, for every taker; the registers' paths compared on their own too.
+    #[test]
+    fn fixed_pickups_of_random_pots_lay_them_in_order() {
+        let mut rng = GameRng::new(GameSeed::new(8, 2, 6));
+        let mut in_register = 0;
+        for (name, pickup) in [
+            ("seat", Pickup::Seat),
+            ("played", Pickup::Played),
+            ("winner-first", Pickup::WinnerFirst),
+            ("loser-first", Pickup::LoserFirst),
+        ] {
+            let r = Rules::from_pairs([("pickup", name), ("players", "4")]).unwrap();
+            for round in 0..3000u32 {
+                let n = if round % 3 == 0 {
+                    2 + round as usize / 3 % 3
+                } else {
+                    2
+                };
+                let len = rng.below(40) as usize;
+                let pots: Vec<Vec<u8>> = (0..n)
+                    .map(|p| {
+                        let len = if round % 5 == 0 { len + p } else { len };
+                        (0..len).map(|_| rng.below(52) as u8).collect()
+                    })
+                    .collect();
+                let refs: Vec<&[u8]> = pots.iter().map(|p| &p[..]).collect();
+                let taker = rng.below(n as u32) as usize;
+                let others = (0..n).filter(|&p| p != taker);
+                // The pots in the order they go (layer by layer, or pot after pot).
+                let order: Vec<usize> = match pickup {
+                    Pickup::Seat => (0..n).collect(),
+                    Pickup::Played | Pickup::WinnerFirst => {
+                        std::iter::once(taker).chain(others).collect()
+                    }
+                    _ => others.chain(std::iter::once(taker)).collect(),
+                };
+                let want: Vec<u8> = if matches!(pickup, Pickup::Seat | Pickup::Played) {
+                    let layers = pots.iter().map(|p| p.len()).max().unwrap();
+                    let pots = &pots;
+                    let layer = |i| order.iter().filter_map(move |&p| pots[p].get(i));
+                    (0..layers).flat_map(layer).copied().collect()
+                } else {
+                    order
+                        .iter()
+                        .flat_map(|&p| pots[p].iter().copied())
+                        .collect()
+                };
+                let mut out = vec![u8::MAX; 64];
+                out.clear();
+                r.order_pickup(taker, &refs, &mut out, &mut rng);
+                assert_eq!(out, want, "{name} {taker} {pots:?}");
+                let mut again = Vec::new();
+                // (Two pots: the first of `order` is the one the registers put first.)
+                let registers = if matches!(pickup, Pickup::Seat | Pickup::Played) {
+                    crate::rules::pots::layered(&refs, order[0], &mut again)
+                } else {
+                    crate::rules::pots::joined(&refs, order[0], &mut again)
+                };
+                if registers {
+                    assert_eq!(again, want, "{name} {taker} {pots:?}");
+                    in_register += 1;
+                }
+            }
+        }
+        assert!(
+            !crate::block::available() || in_register > 3000,
             "{in_register}"
         );
     }

@@ -8,6 +8,7 @@
 
 mod decide;
 mod options;
+mod pots;
 
 use std::fmt;
 
