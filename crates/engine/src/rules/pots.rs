@@ -22,19 +22,9 @@ use crate::block::available;
 pub(super) fn joined(pots: &[&[u8]], first: usize, out: &mut Vec<u8>) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let [a, b] = match pots {
-            [p0, p1] if p0.len() <= 64 && p1.len() <= 64 && first < 2 => {
-                if first == 0 {
-                    [*p0, *p1]
-                } else {
-                    [*p1, *p0]
-                }
-            }
-            _ => return false,
-        };
-        if !available() {
+        let Some([a, b]) = two(pots, first, |a, b| a <= 64 && b <= 64) else {
             return false;
-        }
+        };
         out.clear();
         out.reserve(a.len() + 64);
         // SAFETY: the CPU has the features (`available`); each pot holds at most 64 cards,
@@ -62,19 +52,9 @@ pub(super) fn joined(pots: &[&[u8]], first: usize, out: &mut Vec<u8>) -> bool {
 pub(super) fn layered(pots: &[&[u8]], first: usize, out: &mut Vec<u8>) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let [a, b] = match pots {
-            [p0, p1] if p0.len() == p1.len() && p0.len() <= 32 && first < 2 => {
-                if first == 0 {
-                    [*p0, *p1]
-                } else {
-                    [*p1, *p0]
-                }
-            }
-            _ => return false,
-        };
-        if !available() {
+        let Some([a, b]) = two(pots, first, |a, b| a == b && a <= 32) else {
             return false;
-        }
+        };
         out.clear();
         out.reserve(64);
         // SAFETY: the CPU has the features (`available`); each pot holds at most 32 cards,
@@ -89,6 +69,23 @@ pub(super) fn layered(pots: &[&[u8]], first: usize, out: &mut Vec<u8>) -> bool {
     {
         let _ = (pots, first, out);
         false
+    }
+}
+
+/// The two pots of a two seats' war, `pots[first]` first, where their lengths `fit` and the CPU
+/// has what the block loop uses.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn two<'a>(
+    pots: &[&'a [u8]],
+    first: usize,
+    fit: impl Fn(usize, usize) -> bool,
+) -> Option<[&'a [u8]; 2]> {
+    match *pots {
+        [p0, p1] if first < 2 && fit(p0.len(), p1.len()) && available() => {
+            Some(if first == 0 { [p0, p1] } else { [p1, p0] })
+        }
+        _ => None,
     }
 }
 
