@@ -907,6 +907,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         &[("players", "3")][..],
         &[("players", "4"), ("prize", "true")],
         &[("players", "3"), ("pile", "two-pile")],
+        &[("players", "3"), ("chained_war", "flip-one")],
+        &[("players", "4"), ("war_down", "by-rank")],
         &[("players", "4"), ("pile", "two-pile"), ("prize", "true")],
         &[
             ("players", "3"),

@@ -500,8 +500,8 @@ mod tests {
 
     /// Pick-ups in a fixed order of random pots are those cards in that order: layer by layer
     /// (`seat`, `played`), pot after pot (`winner-first`, `loser-first`). Two pots of the same
-    /// length (up to 39 cards: the registers' and longer), of different lengths, and three or
-    /// four pots, for every taker; the registers' paths compared on their own too.
+    /// length (none, up to 39 cards, or 64: the registers' and longer), of different lengths,
+    /// and three or four pots, for every taker; the registers' paths compared on their own too.
     #[test]
     fn fixed_pickups_of_random_pots_lay_them_in_order() {
         let mut rng = GameRng::new(GameSeed::new(8, 2, 6));
@@ -519,7 +519,12 @@ mod tests {
                 } else {
                     2
                 };
-                let len = rng.below(40) as usize;
+                // Now and then the longest pots the registers take (64 cards joined) and none.
+                let len = match round % 11 {
+                    0 => 64,
+                    1 => 0,
+                    _ => rng.below(40) as usize,
+                };
                 let pots: Vec<Vec<u8>> = (0..n)
                     .map(|p| {
                         let len = if round % 5 == 0 { len + p } else { len };

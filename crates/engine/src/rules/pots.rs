@@ -7,8 +7,11 @@
 //! stores, where the general code called `memcpy` per pot, laid a layer's cards one at a time
 //! or counted values through memory.
 //!
-//! Each writes whole registers past the cards: the buffer's room must hold 64 bytes past a
-//! pot ([`Scratch`](crate::state::Scratch)'s order has it, so no pick-up allocates).
+//! Each writes a whole register (16 or 64 bytes) past the cards, into room it reserves first;
+//! [`Scratch`](crate::state::Scratch)'s order keeps 64 bytes of room past a deck's cards, so
+//! in play no pick-up allocates. (The general loop asks these too: the tests that compare loops
+//! cannot see a mistake here; the unit tests of `decide.rs` compare them with the cards laid
+//! one by one and sorted, and the naive reference simulator of the tests uses neither.)
 
 #[cfg(target_arch = "x86_64")]
 use crate::block::available;

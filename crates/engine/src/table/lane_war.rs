@@ -5,8 +5,8 @@ use super::lanes::{best_among, refill, turn_over_lane};
 use crate::rng::GameRng;
 use crate::rules::{Policy, Rules};
 
-/// A war that a run with hands hands over, as [`lane_war`] played it: the lane that won, the
-/// lanes and hands after, the generator, the wars played and the cards they turned.
+/// A war that a run hands over, as [`lane_war`] played it: the lane that won, the lanes and
+/// hands after, the generator, the wars played and the cards they turned.
 pub(super) struct LaneWar<const M: usize> {
     pub(super) winner: usize,
     pub(super) heads: u64,

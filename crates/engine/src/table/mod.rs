@@ -6,9 +6,9 @@
 //! the cards straight from the rings, the speed grab, the best card, the pick-up, the lead. The
 //! tables (two piles included) run as the [`ring`], battle after battle on lanes in registers
 //! ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's loop detection inline
-//! where the rules are deterministic. A tie is a war on the rings ([`tie`]), or with hands a war
-//! that plays each face-up card from the hand: in the run, on the lanes, where every tied seat
-//! can play it in full ([`lane_war`](lane_war::lane_war)), else
+//! where the rules are deterministic. A tie is a war in the run, on the lanes, where every tied
+//! seat can play it in full ([`lane_war`](lane_war::lane_war); with hands each face-up card
+//! from the hand), else a war on the rings ([`tie`]), with hands
 //! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars); short
 //! stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same seats,
 //! but for seats with hands (without an ending that counts cards), whose hands play down and
@@ -197,7 +197,7 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// run (with hands or a prize where it draws: every prize, then each face-up card or refill
 /// after the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of
 /// plain battles are [`plain_run`]'s (two seats
-/// with hands: [`pair_hands`]'), on lanes in registers, and with hands their wars too, where
+/// with hands: [`pair_hands`]'), on lanes in registers, and their wars too, where
 /// every tied seat can play them in full and they are neither `wars_to_win` nor
 /// `war_cause_to_loser` wars ([`lane_war`]); other wars and endings go to the
 /// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or

@@ -16,8 +16,8 @@ use crate::seats::Seats;
 use crate::state::MAX_PLAYERS;
 
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack; with `PRIZE`,
-/// the top card as the prize and the next face up) until one is not: a tie (with hands, one whose
-/// war [`lane_war`] cannot play), a battle after which an ending may come, or a look for the safety
+/// the top card as the prize and the next face up) until one is not: a tie whose war
+/// [`lane_war`] cannot play, a battle after which an ending may come, or a look for the safety
 /// cap or Brent's detection. Heads and stack lengths (and won-pile lengths with two piles) are
 /// 16-bit lanes of words, so a battle moves every seat in one addition; who won picks its lane by a
 /// shift, not a branch (which seat wins is what a branch predictor cannot guess). The pick-up order
