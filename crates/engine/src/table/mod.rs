@@ -196,14 +196,14 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// where there is one); under two piles, a stack that runs out turning its won pile over in the
 /// run (with hands or a prize where it draws: every prize, then each face-up card or refill
 /// after the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of
-/// plain battles are [`plain_run`]'s (two seats
-/// with hands: [`pair_hands`]'), on lanes in registers, and their wars too, where
-/// every tied seat can play them in full and they are neither `wars_to_win` nor
-/// `war_cause_to_loser` wars ([`lane_war`]); other wars and endings go to the
-/// [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not full or
-/// cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`]; the
-/// run stops after the battle that leaves a seat that short, its won pile counted under two
-/// piles) to [`battle`] itself, but where hands may play short ([`short_run`](short::short_run)).
+/// plain battles are [`plain_run`]'s (two seats with hands: [`pair_hands`]'), on lanes in
+/// registers, and their wars too, where every tied seat can play them in full and they are
+/// neither `wars_to_win` nor `war_cause_to_loser` wars ([`lane_war`]); other wars and endings
+/// go to the [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not
+/// full or cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`];
+/// the run stops after the battle that leaves a seat that short, its won pile counted under
+/// two piles) to [`battle`] itself, but where hands may play short
+/// ([`short_run`](short::short_run)).
 /// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
