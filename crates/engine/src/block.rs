@@ -1599,4 +1599,82 @@ mod x86 {
         let zero = !(p | q);
         (p & q << 1) | (q & p << 1) | (zero << 1 & (p & q << 2 | q & p << 2))
     }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use crate::rng::GameSeed;
+
+        /// `lay_prizes` for one pick-up order over random blocks: each seat's winnings are its
+        /// won battles' four cards, in battle order, each battle's laid as the two-seat loop's
+        /// `duo::quad` lays it (under the shuffled order with the same draws: `prize_draws`
+        /// takes each battle's order from `shuffle4_order`, `quad` shuffles the word). Few
+        /// values in half the blocks, so that ties within a battle's four cards are common.
+        fn lays_as_quad<const PICK: u8>(layered: bool) {
+            let mut rng = GameRng::new(GameSeed::new(53, u64::from(PICK), u64::from(layered)));
+            for round in 0..3000u32 {
+                let values = if round.is_multiple_of(2) { 3 } else { 64 };
+                let a: [u8; 32] = std::array::from_fn(|_| rng.below(values) as u8);
+                let b: [u8; 32] = std::array::from_fn(|_| rng.below(values) as u8);
+                let k = 1 + round % 16;
+                let w0 = rng.below(1 << 16) & ((1 << k) - 1);
+                // The orders as the block draws them, and the same draws for `quad`.
+                let (mut block_rng, mut bits) = (rng.clone(), rng.take_bits());
+                let mut orders = [0u32; 16];
+                if PICK == pick::SHUFFLED {
+                    for order in &mut orders[..k as usize] {
+                        *order = block_rng.shuffle4_order(&mut bits);
+                    }
+                }
+                let (mut quad_bits, mut want) = (rng.take_bits(), [Vec::new(), Vec::new()]);
+                for i in 0..k as usize {
+                    let winner = usize::from(w0 >> i & 1 == 0);
+                    let cards = [a[2 * i], a[2 * i + 1], b[2 * i], b[2 * i + 1]];
+                    let laid = duo::quad::<PICK>(winner, cards, layered, &mut rng, &mut quad_bits);
+                    want[winner].extend_from_slice(&laid);
+                }
+                rng.put_bits(quad_bits);
+                // The same draws: the bit buffers and the generators agree after the block.
+                block_rng.put_bits(bits);
+                assert_eq!(bits, quad_bits);
+                assert_eq!(block_rng.below(1 << 30), rng.clone().below(1 << 30));
+                let mut to = [[0u8; 64]; 2];
+                // SAFETY: `available` (asked by the caller); `1 ≤ k ≤ 16`; 64 bytes each.
+                unsafe {
+                    let (va, vb) = (
+                        _mm256_loadu_si256(a.as_ptr().cast()),
+                        _mm256_loadu_si256(b.as_ptr().cast()),
+                    );
+                    let [t0, t1] = &mut to;
+                    let at = (t0.as_mut_ptr(), t1.as_mut_ptr());
+                    lay_prizes::<PICK>(va, vb, (w0, k), &orders, layered, at);
+                }
+                for p in 0..2 {
+                    let n = want[p].len();
+                    assert_eq!(
+                        to[p][..n],
+                        want[p][..],
+                        "{PICK} {layered} seat {p} w0 {w0:b}"
+                    );
+                }
+            }
+        }
+
+        /// Every pick-up order of the prize block, `played` among them (`winner-first`
+        /// layered), against the two-seat loop's battle by battle.
+        #[test]
+        fn prize_blocks_lay_every_order_as_the_two_seat_loop() {
+            if !available() {
+                eprintln!("skipped: this CPU lacks the block loop's instructions");
+                return;
+            }
+            lays_as_quad::<{ pick::SHUFFLED }>(false);
+            lays_as_quad::<{ pick::SEAT }>(false);
+            lays_as_quad::<{ pick::WINNER }>(false);
+            lays_as_quad::<{ pick::WINNER }>(true);
+            lays_as_quad::<{ pick::LOSER }>(false);
+            lays_as_quad::<{ pick::DESC }>(false);
+            lays_as_quad::<{ pick::ASC }>(false);
+        }
+    }
 }
