@@ -720,10 +720,11 @@ mod x86 {
     /// the pick-up order by byte shuffles; the lead from the winner mask, as in [`run_with`]).
     /// With `TWO` the winnings go onto the won piles, and a stack that runs out takes its won
     /// pile before the next battle as in [`run_with`]; a stack of one card gives it as the prize
-    /// and takes its won pile under it for the face-up card, as the two-seat loop does. A player short of a prize and a card
-    /// after that plays the table loop's battle, as in the two-seat loop. `COUNTED` and `TABLE`
-    /// (the face-up cards' outcomes looked up in `duel`) as in [`run_with`]; so is `speed`,
-    /// asked at run time ([`prize_draws`]), and loops where nothing is random ([`Looks`]).
+    /// and takes its won pile under it for the face-up card, as the two-seat loop does. A player
+    /// short of a prize and a card after that plays the table loop's battle, as in the two-seat
+    /// loop. `COUNTED` and `TABLE` (the face-up cards' outcomes looked up in `duel`) as in
+    /// [`run_with`]; so is `speed`, asked at run time ([`prize_draws`]), and loops where nothing
+    /// is random ([`Looks`]).
     ///
     /// # Safety
     /// The CPU must have the features enabled here ([`super::available`]).
