@@ -1,9 +1,10 @@
-//! Wars played on a run's lanes where every tied seat can play them in full: [`lane_war`].
+//! Wars played on a run's lanes where every tied seat can play them in full: [`lane_war`], and
+//! [`pair_war`] for two seats with hands under an ordered ranking.
 
 use super::LANE;
 use super::lanes::{best_among, refill, turn_over_lane};
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules};
+use crate::rules::{Policy, Rules, choose_ordered, pick, policy, policy_of};
 
 /// A war that a run hands over, as [`lane_war`] played it: the lane that won, the lanes and
 /// hands after, the generator, the wars played and the cards they turned.
@@ -217,5 +218,170 @@ pub(super) unsafe fn lane_war<
         depth,
         cards,
         shuffled,
+    })
+}
+
+/// [`lane_war`] for the commonest war of a hand game: two seats with hands under an ordered
+/// ranking (the higher card wins), with the seats' policy `POLICY` compiled in (`MIXED`: read
+/// from `policies`). The same rounds, draws and pick-up as `lane_war`'s (a deterministic
+/// policy's slot by [`choose_ordered`], which `choose_by` gives under an ordered ranking),
+/// without what a war that both stacks play in full leaves out: no won pile turned over or
+/// saved, no lane out of the war before it ends (two seats tie only on equal cards), no ranking
+/// looked up. The arguments are `lane_war`'s (both seats tied, on the cards `ups`), and so is
+/// the result. The buffer is written only once the war is won: a war with a round that a stack
+/// cannot play in full (holding no more cards than the round puts face down), or whose pots
+/// outgrow their room, is given up (`None`) with one pile, as `lane_war` gives it up, and under
+/// `TWO` piles (a won pile to turn over, or a short war) goes to `lane_war` from its start.
+///
+/// # Safety
+///
+/// Both stretches `base[i] .. base[i] + cap` lie in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(never)]
+pub(super) unsafe fn pair_war<
+    const PICK: u8,
+    const PRIZE: bool,
+    const TWO: bool,
+    const POLICY: u8,
+    const HAND: usize,
+>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; 2],
+    cap: usize,
+    lanes: (u64, u64, u64, [u64; 2]),
+    rng: &GameRng,
+    policies: [Policy; 2],
+    shuffles: bool,
+    prs: u64,
+    ups: u64,
+    order: &mut Vec<u8>,
+) -> Option<LaneWar<2>> {
+    const ROOM: usize = 64;
+    debug_assert!(cap.is_power_of_two());
+    // (Compiled in where `HAND` is not 0.)
+    let hand = if HAND == 0 { r.hand } else { HAND };
+    let mask = cap - 1;
+    const BOTH: u64 = 0x0001_0001;
+    let wrap = mask as u64 * BOTH;
+    let lane = |x: u64, i: usize| (x >> (16 * i)) as usize & LANE;
+    let (mut heads, mut lens, wons, mut words) = lanes;
+    let up = ups as u8;
+    let mut g = rng.clone();
+    let mut pots = [[0u8; ROOM]; 2];
+    let first = 1 + usize::from(PRIZE);
+    for (i, pot) in pots.iter_mut().enumerate() {
+        if PRIZE {
+            pot[0] = (prs >> (8 * i)) as u8;
+        }
+        pot[first - 1] = up;
+    }
+    let (mut len, mut depth, mut up, mut faces) = (first, 0u32, up, [0u8; 2]);
+    let winner = loop {
+        let n = r.war_size(depth + 1, up);
+        if lane(lens, 0) <= n || lane(lens, 1) <= n || len + n + 1 > ROOM {
+            // With one pile `lane_war` gives such a war up too: its supply is the stack.
+            if !TWO {
+                return None;
+            }
+            // SAFETY: the caller's word; nothing is written yet.
+            return unsafe {
+                lane_war::<2, true, PRIZE, TWO, true>(
+                    r,
+                    buf,
+                    base,
+                    cap,
+                    lanes,
+                    rng.clone(),
+                    policies,
+                    shuffles,
+                    0b11,
+                    prs,
+                    ups,
+                    order,
+                )
+            };
+        }
+        depth += 1;
+        for (i, pot) in pots.iter_mut().enumerate() {
+            let (from, head) = (base[i], lane(heads, i));
+            if n <= 8 && head + 8 <= cap && len + 8 <= ROOM {
+                // The `n` cards at once, as a word from the stack's top (the bytes past them are
+                // overwritten or past the pot's length).
+                // SAFETY: `head + 8 ≤ cap`: the word lies in the stretch, which lies in `buf`.
+                let word = unsafe {
+                    buf.as_ptr()
+                        .add(from + head)
+                        .cast::<[u8; 8]>()
+                        .read_unaligned()
+                };
+                pot[len..len + 8].copy_from_slice(&word);
+            } else {
+                for (j, c) in pot[len..len + n].iter_mut().enumerate() {
+                    // SAFETY: the position is masked into the stretch, which lies in `buf`.
+                    *c = unsafe { *buf.get_unchecked(from + ((head + j) & mask)) };
+                }
+            }
+            // The face-up card from the hand, its slot refilled from the stack after them.
+            let slot = match POLICY {
+                policy::RANDOM => g.below(hand as u32) as usize,
+                policy::MIXED => r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g),
+                _ => choose_ordered(policy_of(POLICY), words[i], hand),
+            };
+            // SAFETY: as above.
+            let fill = unsafe { *buf.get_unchecked(from + ((head + n) & mask)) };
+            let card;
+            (card, words[i]) = refill(words[i], slot, u64::from(fill));
+            (faces[i], pot[len + n]) = (card as u8, card as u8);
+        }
+        heads = (heads + (n as u64 + 1) * BOTH) & wrap;
+        lens -= (n as u64 + 1) * BOTH;
+        len += n + 1;
+        if faces[0] != faces[1] {
+            break usize::from(faces[1] > faces[0]);
+        }
+        up = faces[0];
+    };
+    // The shuffled pick-up's cards, seat 0's pot then seat 1's, as `order_pickup` joins them
+    // before the same shuffle, here on the stack; the other orders are `order_pickup`'s.
+    let mut laid = [0u8; 2 * ROOM];
+    let total = 2 * len;
+    let cards: &[u8] = if PICK == pick::SHUFFLED {
+        laid[..ROOM].copy_from_slice(&pots[0]);
+        laid[len..len + ROOM].copy_from_slice(&pots[1]);
+        g.shuffle(&mut laid[..total]);
+        &laid[..total]
+    } else {
+        r.order_pickup(winner, &[&pots[0][..len], &pots[1][..len]], order, &mut g);
+        order
+    };
+    // Behind everything the winner holds: under its stack, or under two piles onto its won pile.
+    let held = lane(lens, winner) + if TWO { lane(wons, winner) } else { 0 };
+    let at = (lane(heads, winner) + held) & mask;
+    if PICK == pick::SHUFFLED && at + 2 * ROOM <= cap && held + 2 * ROOM <= cap {
+        // The whole of `laid` at once: the bytes past the winnings land where no card lies.
+        buf[base[winner] + at..][..2 * ROOM].copy_from_slice(&laid);
+    } else {
+        for (k, &c) in cards.iter().enumerate() {
+            // SAFETY: the position is masked into the stretch, which lies in `buf`.
+            unsafe { *buf.get_unchecked_mut(base[winner] + ((at + k) & mask)) = c };
+        }
+    }
+    let grown = (total as u64) << (16 * winner);
+    let (lens, wons) = if TWO {
+        (lens, wons + grown)
+    } else {
+        (lens + grown, wons)
+    };
+    Some(LaneWar {
+        winner,
+        heads,
+        lens,
+        wons,
+        words,
+        rng: g,
+        depth,
+        cards: 2 * (len - first) as u64,
+        shuffled: 0,
     })
 }

@@ -8,7 +8,8 @@
 //! ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's loop detection inline
 //! where the rules are deterministic. A tie is a war in the run, on the lanes, where every tied
 //! seat can play it in full ([`lane_war`](lane_war::lane_war); with hands each face-up card
-//! from the hand), else a war on the rings ([`tie`]), with hands
+//! from the hand; two seats with hands under an ordered ranking, [`pair_war`](lane_war::pair_war)
+//! first), else a war on the rings ([`tie`]), with hands
 //! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars); short
 //! stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same seats,
 //! but for seats with hands (without an ending that counts cards), whose hands play down and

@@ -1,7 +1,7 @@
 //! Runs of plain battles of two seats with hands, on two lanes with the seats' policy
 //! compiled in: [`pair_hands`].
 
-use super::lane_war::lane_war;
+use super::lane_war::{lane_war, pair_war};
 use super::lanes::{
     best_lane, draw_up, lane_short, order, order_prize, put_under, refill, refill_card, tops,
 };
@@ -22,10 +22,11 @@ use crate::state::MAX_PLAYERS;
 /// each stack's top card is the prize and the one under it refills the hand. With `TWO` piles, won
 /// cards go onto the won piles, and a seat's stack that has run out is turned over where it draws:
 /// for its prize (every prize first), and at its refill, after its pick. A tie (one that ends a
-/// vector block below too) is a war in the run where [`lane_war`] can play it (the lanes handed
-/// over by value: a run that lent them to the call would keep them in memory). Once a seat's supply
-/// (its stack, with its won pile under two piles) is out, or with a prize down to one card, where
-/// the [`Shape`] lets hands play short, the battles until both supplies are back are
+/// vector block below too) is a war in the run where [`lane_war`] can play it (under an ordered
+/// ranking [`pair_war`]: the same war, compiled for the policy and the pick-up; the lanes handed
+/// over by value: a run that lent them to the call would keep them in memory). Once a seat's
+/// supply (its stack, with its won pile under two piles) is out, or with a prize down to one
+/// card, where the [`Shape`] lets hands play short, the battles until both supplies are back are
 /// [`short_run`]'s, out of the loop, so the battles with full hands carry nothing for them (they
 /// are about 3 % of the battles with hands of 3). Where both seats play by one policy under an
 /// ordered ranking, without a prize or speed, and no loop is looked for (a random policy or
@@ -368,24 +369,41 @@ pub(super) fn pair_hands<
                 // The war between the two is played here where both can play it in full; a war
                 // that cannot is `hand_war`'s, from its start.
                 let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
+                // (Under an ordered ranking, `pair_war`: `lane_war` for two seats with hands.)
                 let war = if shape.lane_wars {
                     let lanes = (heads, lens, wons, words);
                     // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
                     unsafe {
-                        lane_war::<2, true, PRIZE, TWO, ORDERED>(
-                            r,
-                            buf,
-                            base,
-                            cap,
-                            lanes,
-                            g.clone(),
-                            policies,
-                            shape.shuffles,
-                            0b11,
-                            prs,
-                            ups,
-                            order_buf,
-                        )
+                        if ORDERED {
+                            pair_war::<PICK, PRIZE, TWO, POLICY, HAND>(
+                                r,
+                                buf,
+                                base,
+                                cap,
+                                lanes,
+                                &g,
+                                policies,
+                                shape.shuffles,
+                                prs,
+                                ups,
+                                order_buf,
+                            )
+                        } else {
+                            lane_war::<2, true, PRIZE, TWO, ORDERED>(
+                                r,
+                                buf,
+                                base,
+                                cap,
+                                lanes,
+                                g.clone(),
+                                policies,
+                                shape.shuffles,
+                                0b11,
+                                prs,
+                                ups,
+                                order_buf,
+                            )
+                        }
                     }
                 } else {
                     None
