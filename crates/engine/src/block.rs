@@ -1198,7 +1198,8 @@ mod x86 {
     /// (a draw every battle, before the pick-up's) up to the first tie not grabbed, whose draw
     /// is made (the war follows), and under the `shuffled` pick-up each battle's 4-card
     /// shuffle, the order it gives the battle's cards into `orders`
-    /// ([`GameRng::shuffle4_order`], the draws of the two-seat loop's word shuffle). Without
+    /// ([`GameRng::shuffle4_order`], the draws of the two-seat loop's word shuffle; under
+    /// `speed` with the grab's, [`GameRng::grab_and_shuffle4`]). Without
     /// `speed` the battles run up to the first of the `ties` (at most `room`); with it, `k` and
     /// the battles seat 1 wins, `higher1` without those seat 0 grabbed.
     #[allow(clippy::too_many_arguments)] // a block's outcomes, room and draws
@@ -1229,13 +1230,19 @@ mod x86 {
         let mut g = rng.clone();
         let (mut grab, mut i) = (0u32, 0u32);
         while i < room {
-            let grabbed = g.next_u64() < speed;
-            grab |= u32::from(grabbed) << i;
-            if !grabbed && ties >> i & 1 != 0 {
-                break;
-            }
+            let tie = ties >> i & 1 != 0;
             if shuffled {
-                orders[i as usize] = g.shuffle4_order(bits);
+                // The grab's step and the shuffle's side by side.
+                let (grabbed, order) = g.grab_and_shuffle4(speed, tie, bits);
+                grab |= u32::from(grabbed) << i;
+                let Some(order) = order else { break };
+                orders[i as usize] = order;
+            } else {
+                let grabbed = g.next_u64() < speed;
+                grab |= u32::from(grabbed) << i;
+                if !grabbed && tie {
+                    break;
+                }
             }
             i += 1;
         }

@@ -259,6 +259,54 @@ impl GameRng {
         SHUFFLE4[(j3 * 3 + j2) * 2 + coin]
     }
 
+    /// A `speed` battle's draws under the shuffled pick-up with a prize, as the two-seat loop
+    /// makes them: the grab (`next_u64() < threshold`), then, unless it is not grabbed and
+    /// `tie` (the war's draws follow instead), the 4-card shuffle's
+    /// ([`shuffle4_order`](Self::shuffle4_order)). Its two generator steps are computed side by
+    /// side (`state·M` and `state·M²`), as [`shuffle_long`](Self::shuffle_long) computes them:
+    /// a run of such battles waits for one 128-bit multiplication a battle, not two. The
+    /// draws and the state left behind are exactly those of the calls one by one. Returns the
+    /// grab and the shuffle's order (`None` where it is not drawn).
+    #[cfg(any(target_arch = "x86_64", test))]
+    #[inline(always)]
+    pub(crate) fn grab_and_shuffle4(
+        &mut self,
+        threshold: u64,
+        tie: bool,
+        bits: &mut u64,
+    ) -> (bool, Option<u32>) {
+        let state = self.pcg.state();
+        let (one, two) = (
+            state.wrapping_mul(PCG_MULTIPLIER),
+            state.wrapping_mul(PCG_MULTIPLIER_2),
+        );
+        let grabbed = output_xsl_rr(one) < threshold;
+        if !grabbed && tie {
+            self.pcg = Pcg64Mcg::new(one);
+            return (false, None);
+        }
+        let x = output_xsl_rr(two);
+        // `below(4)` then `below(3)`: the pending half and the low half of the second step,
+        // or both halves of it; the half left pending is its high half either way.
+        let (a, b) = if self.has_half {
+            (self.half, x as u32)
+        } else {
+            (x as u32, (x >> 32) as u32)
+        };
+        let (m3, m2) = (u64::from(a) * 4, u64::from(b) * 3);
+        // A low half below its bound may mean a rejection (probability < 2^-31): leave the
+        // shuffle to the draws one by one, which know the exact rule.
+        if (m3 as u32) < 4 || (m2 as u32) < 3 {
+            self.pcg = Pcg64Mcg::new(one);
+            return (grabbed, Some(self.shuffle4_order(bits)));
+        }
+        self.pcg = Pcg64Mcg::new(two);
+        self.half = (x >> 32) as u32;
+        let (j3, j2) = ((m3 >> 32) as usize, (m2 >> 32) as usize);
+        let coin = usize::from(self.bit_from(bits));
+        (grabbed, Some(SHUFFLE4[(j3 * 3 + j2) * 2 + coin]))
+    }
+
     /// [`shuffle`](Self::shuffle) of more than 5 cards. Four draws at a time come from two
     /// generator steps computed side by side (`state·M` and `state·M²`), so the 128-bit
     /// multiplications of consecutive steps do not wait for each other; the draws, and the
@@ -507,6 +555,128 @@ mod tests {
             let half = (words[(draw / 2) as usize] >> (32 * (draw % 2))) as u32;
             assert!((u64::from(half) * bound) as u32 as u64 <= bound);
             same_as_reference(GameSeed::new(0, 0, g), &[52, 52, 10]);
+        }
+    }
+
+    /// The engine's draws written plainly on rand_pcg's `Pcg64Mcg` itself, as the module's
+    /// comment describes them: the reference for every fast path over the generator.
+    struct Plain {
+        pcg: Pcg64Mcg,
+        /// The word bits are taken from, lowest first, and how many are left in it.
+        word: u64,
+        left: u32,
+        half: Option<u32>,
+    }
+
+    impl Plain {
+        fn new(id: GameSeed) -> Plain {
+            let hi = splitmix64(splitmix64(splitmix64(id.seed) ^ id.variant) ^ id.game);
+            let lo = splitmix64(hi ^ 0x9E37_79B9_7F4A_7C15);
+            let pcg = Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo));
+            Plain {
+                pcg,
+                word: 0,
+                left: 0,
+                half: None,
+            }
+        }
+
+        fn next_u32(&mut self) -> u32 {
+            self.half.take().unwrap_or_else(|| {
+                let x = self.pcg.next_u64();
+                self.half = Some((x >> 32) as u32);
+                x as u32
+            })
+        }
+
+        fn below(&mut self, n: u32) -> u32 {
+            let threshold = n.wrapping_neg() % n;
+            loop {
+                let m = u64::from(self.next_u32()) * u64::from(n);
+                if m as u32 >= threshold {
+                    return (m >> 32) as u32;
+                }
+            }
+        }
+
+        fn bit(&mut self) -> bool {
+            if self.left == 0 {
+                (self.word, self.left) = (self.pcg.next_u64(), 64);
+            }
+            let b = self.word & 1 != 0;
+            (self.word, self.left) = (self.word >> 1, self.left - 1);
+            b
+        }
+
+        /// A 4-card shuffle's order as `shuffle4_order` gives it (byte `i`: where the card
+        /// at place `i` comes from).
+        fn order4(&mut self) -> [u8; 4] {
+            let (j3, j2) = (self.below(4) as usize, self.below(3) as usize);
+            let mut y = [0u8, 1, 2, 3];
+            y.swap(3, j3);
+            y.swap(2, j2);
+            if self.bit() {
+                y.swap(0, 1);
+            }
+            y
+        }
+    }
+
+    /// Every draw of the engine, fast paths included (the long shuffle, the paired draws, the
+    /// 4-card order, a speed battle's), mixed in many orders, gives what the plain draws on
+    /// rand_pcg's generator give, and leaves it where they leave it; the bit buffer runs out
+    /// and is refilled many times.
+    #[test]
+    fn the_draws_are_those_on_rand_pcgs_generator() {
+        for g in 0..2_000u64 {
+            let id = GameSeed::new(21, 5, g);
+            let (mut fast, mut plain) = (GameRng::new(id), Plain::new(id));
+            for step in 0..300u64 {
+                match (g + step * 7) % 8 {
+                    0 => {
+                        let n = 2 + ((g * 31 + step * 13) % 60) as usize;
+                        let mut x: Vec<u8> = (0..n as u8).collect();
+                        let mut y = x.clone();
+                        fast.shuffle(&mut x);
+                        for i in (2..n).rev() {
+                            y.swap(i, plain.below(i as u32 + 1) as usize);
+                        }
+                        if plain.bit() {
+                            y.swap(0, 1);
+                        }
+                        assert_eq!(x, y, "{id:?}, step {step}: {n} cards");
+                    }
+                    1 => assert_eq!(fast.below(13), plain.below(13)),
+                    2 | 6 => assert_eq!(fast.bit(), plain.bit()),
+                    3 => assert_eq!(fast.next_u64(), plain.pcg.next_u64()),
+                    4 => {
+                        let n = [3, 52, (1 << 31) + 5, u32::MAX][(step % 4) as usize];
+                        let want = (plain.below(n), plain.below(4));
+                        assert_eq!(fast.below_pair(n, 4), want, "{id:?}, step {step}");
+                    }
+                    5 => {
+                        let mut bits = fast.take_bits();
+                        let order = fast.shuffle4_order(&mut bits).to_le_bytes();
+                        fast.put_bits(bits);
+                        assert_eq!(order, plain.order4(), "{id:?}, step {step}");
+                    }
+                    _ => {
+                        // Thresholds that grab never, sometimes, often and always.
+                        let threshold =
+                            [0, u64::MAX / 10, u64::MAX / 2, u64::MAX][(step % 4) as usize];
+                        let tie = (step / 4 + g) % 3 == 0;
+                        let grabbed = plain.pcg.next_u64() < threshold;
+                        let want = (!tie || grabbed).then(|| plain.order4());
+                        let mut bits = fast.take_bits();
+                        let (got, order) = fast.grab_and_shuffle4(threshold, tie, &mut bits);
+                        fast.put_bits(bits);
+                        let order = order.map(u32::to_le_bytes);
+                        assert_eq!((got, order), (grabbed, want), "{id:?}, step {step}");
+                    }
+                }
+            }
+            assert_eq!(fast.below(7), plain.below(7));
+            assert_eq!(fast.next_u64(), plain.pcg.next_u64());
         }
     }
 
