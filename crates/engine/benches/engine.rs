@@ -1,8 +1,10 @@
-//! Criterion benchmark of the engine: games per second under a few rule sets.
+//! Criterion benchmark of the engine: games per second under a few rule sets, and the
+//! Fisher–Yates shuffle alone (the deal's, a war's pot, a won pile turned over), which is
+//! most of a game's cost where games are short.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use warlab_engine::{Engine, GameSeed, Rules};
+use warlab_engine::{Engine, GameRng, GameSeed, Rules};
 
 fn bench(c: &mut Criterion) {
     let sets: &[(&str, &[(&str, &str)])] = &[
@@ -37,5 +39,25 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Shuffles of `n` cards, each from the same fresh order (the engine copies its fresh deck
+/// before each deal the same way), on one generator's stream.
+fn shuffles(c: &mut Criterion) {
+    let mut group = c.benchmark_group("shuffle");
+    group.throughput(Throughput::Elements(1));
+    for n in [6u8, 10, 26, 52] {
+        let fresh: Vec<u8> = (0..n).collect();
+        let mut cards = fresh.clone();
+        let mut rng = GameRng::new(GameSeed::new(1, 0, u64::from(n)));
+        group.bench_function(format!("{n} cards"), |b| {
+            b.iter(|| {
+                cards.copy_from_slice(&fresh);
+                rng.shuffle(black_box(&mut cards));
+                black_box(cards[0])
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, shuffles);
 criterion_main!(benches);
