@@ -100,8 +100,14 @@ pub struct Engine {
     seat_saves: Saves<Seats>,
     /// Plain-battle outcomes under a beats-table ranking (empty for ordered rankings).
     duel: Vec<u8>,
+    /// The deck of the last deal and the fresh order it is dealt from, each padded with zeros
+    /// to whole 64-byte chunks: the copy before a shuffle is then a few fixed-size moves in
+    /// line, not a call to `memmove` for a length known only at run time (a game of 21
+    /// battles, `two-pile, lose`, spent 2 % of its time in that call). Cards are the first
+    /// `cards` bytes of each.
     deck: Vec<u8>,
     fresh: Vec<u8>,
+    cards: usize,
     /// The two-seat loop that plays the last two seats of a table game, where one can.
     last_two: Option<LastTwo>,
     /// The seed chain's links of the variant played last: a run plays many games of one
@@ -195,7 +201,9 @@ fn saves_for(rules: &Rules, seats: &Seats) -> Saves<Seats> {
 impl Engine {
     /// Allocates everything any game under `rules` will need.
     pub fn new(rules: &Rules) -> Engine {
-        let fresh = rules.cards.fresh_deck();
+        let mut fresh = rules.cards.fresh_deck();
+        let cards = fresh.len();
+        fresh.resize(cards.next_multiple_of(64), 0);
         let st = State::new(rules);
         let seats = Seats::new(rules);
         Engine {
@@ -208,6 +216,7 @@ impl Engine {
             duel: duo::duel_table(rules),
             deck: fresh.clone(),
             fresh,
+            cards,
             rules: rules.clone(),
             last_two: LastTwo::new(rules),
             variant_seed: VariantSeed::new(0, 0),
@@ -305,8 +314,14 @@ impl Engine {
     /// Plays game `id` from a shuffled deal, showing every card to `obs`.
     pub fn play_observed<O: Observer>(&mut self, id: GameSeed, obs: &mut O) -> GameRecord {
         let mut rng = self.rng_of(id);
-        self.deck.copy_from_slice(&self.fresh);
-        rng.shuffle(&mut self.deck);
+        for (to, from) in self
+            .deck
+            .chunks_exact_mut(64)
+            .zip(self.fresh.chunks_exact(64))
+        {
+            to.copy_from_slice(from);
+        }
+        rng.shuffle(&mut self.deck[..self.cards]);
         let np = self.rules.players;
         let dealt = &self.deck[..self.rules.per_player * np];
         // Card i goes to seat i mod np: each seat's share is every np-th card.
