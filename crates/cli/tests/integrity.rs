@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Scratch, kill_when, warlab, write};
-use warlab_data::{FolderLock, parquet_footer, verify};
+use warlab_data::{FolderLock, parquet_footer, rows_part, verify};
 
 fn scratch(name: &str) -> Scratch {
     common::scratch("integrity", name)
@@ -514,10 +514,10 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
     }
     // Parts carry the run key as the final files do.
     let key = verify(&reference.join("long")).unwrap().key();
-    let (_, part_key) = parquet_footer(&parts.join("v0000.games.parquet")).unwrap();
-    assert_eq!(part_key, Some(key), "a rows part carries the run key");
+    let (_, part_key) = rows_part(&parts.join("v0000.games.rows")).unwrap();
+    assert_eq!(part_key, key, "a rows part carries the run key");
     std::fs::write(parts.join("v0000.aggregate.json"), "{\"games\": 12, \"batt").unwrap();
-    let rows = parts.join("v0001.games.parquet");
+    let rows = parts.join("v0001.games.rows");
     let len = std::fs::metadata(&rows).unwrap().len();
     std::fs::OpenOptions::new()
         .write(true)
@@ -531,7 +531,7 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
     assert_eq!(code, 0, "{stderr}");
     for (part, variant) in [
         ("v0000.aggregate.json", "war_down=0"),
-        ("v0001.games.parquet", "war_down=1"),
+        ("v0001.games.rows", "war_down=1"),
     ] {
         assert!(
             stderr.contains(part)

@@ -10,15 +10,16 @@ use polars::prelude::{
     PolarsResult, SerReader, Series,
 };
 use rayon::prelude::*;
-use warlab_casino::{CasinoRules, SessionEnd};
+use warlab_casino::{CasinoRules, HandCounts, SessionEnd, SessionRecord};
 use warlab_engine::spec::{Kind, Opt};
-use warlab_engine::{EndReason, Rules};
+use warlab_engine::{Cycle, EndReason, GameRecord, Rules};
 use warlab_experiment::{Experiment, Variant, fnv1a};
 use warlab_runner::{Game, GameRow, SessionRow};
 use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate, RunKey};
 use warlab_stats::{Aggregate, CasinoAggregate, Cell, Hist, casino_summary_cells, summary_cells};
 
 use crate::files::{atomic_write, csv_bytes, keyed_writer, write_bytes, write_parquet};
+use crate::rowfile::read_rows;
 
 /// What the data files of a game hold: its summary columns, its length histogram and its
 /// per-game rows. War and Casino War write the same files with their own columns.
@@ -30,7 +31,40 @@ pub trait Tables: Game {
     /// One batch of per-game rows, the game's own columns (the variant's name and the run
     /// columns lead each row of `games.parquet`; they are added when it is written).
     fn rows_frame(rows: &[Self::Row]) -> Result<DataFrame>;
+    /// The bytes of one row in a run's rows part ([`put_row`](Self::put_row)).
+    const ROW_BYTES: usize;
+    /// Appends `row`'s [`ROW_BYTES`](Self::ROW_BYTES) bytes to `out`: every field, little-endian.
+    fn put_row(row: &Self::Row, out: &mut Vec<u8>);
+    /// The row [`put_row`](Self::put_row) wrote as `bytes`; `None` where they cannot be one
+    /// (a damaged part).
+    fn get_row(bytes: &[u8]) -> Option<Self::Row>;
 }
+
+/// Reads a row's fields from its bytes, in the order they were written.
+struct Fields<'a>(&'a [u8]);
+
+impl Fields<'_> {
+    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (field, rest) = self.0.split_first_chunk::<N>()?;
+        self.0 = rest;
+        Some(*field)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn i64(&mut self) -> Option<i64> {
+        self.take().map(i64::from_le_bytes)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        self.take::<1>().map(|[b]| b)
+    }
+}
+
+/// A small value or none, in one byte: none is `u8::MAX`.
+const NONE: u8 = u8::MAX;
 
 impl Tables for Rules {
     fn summary_cells(variant: &Variant<Rules>, aggregate: &Aggregate) -> Vec<(String, Cell)> {
@@ -41,6 +75,55 @@ impl Tables for Rules {
     }
     fn rows_frame(rows: &[GameRow]) -> Result<DataFrame> {
         rows_frame(rows)
+    }
+    const ROW_BYTES: usize = 8 * 7 + 4 + 3;
+    fn put_row(row: &GameRow, out: &mut Vec<u8>) {
+        let r = &row.record;
+        let cycle = r.cycle.map_or([0, 0], |c| [c.start, c.period]);
+        for v in [
+            r.battles,
+            r.wars,
+            r.cards_turned,
+            r.lead_changes,
+            cycle[0],
+            cycle[1],
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&row.game.to_le_bytes());
+        out.extend_from_slice(&r.deepest_war.to_le_bytes());
+        let end = EndReason::ALL.iter().position(|e| *e == r.end);
+        out.extend_from_slice(&[
+            r.winner.unwrap_or(NONE),
+            end.expect("every ending is in EndReason::ALL") as u8,
+            u8::from(r.cycle.is_some()),
+        ]);
+    }
+    fn get_row(bytes: &[u8]) -> Option<GameRow> {
+        let mut f = Fields(bytes);
+        let (battles, wars, cards_turned, lead_changes) = (f.u64()?, f.u64()?, f.u64()?, f.u64()?);
+        let (start, period, game) = (f.u64()?, f.u64()?, f.u64()?);
+        let deepest_war = f.u32()?;
+        let winner = Some(f.u8()?).filter(|&w| w != NONE);
+        let end = *EndReason::ALL.get(usize::from(f.u8()?))?;
+        let cycle = match f.u8()? {
+            0 => None,
+            1 => Some(Cycle { start, period }),
+            _ => return None,
+        };
+        f.0.is_empty().then_some(GameRow {
+            game,
+            record: GameRecord {
+                battles,
+                wars,
+                deepest_war,
+                cards_turned,
+                lead_changes,
+                winner,
+                end,
+                cycle,
+            },
+        })
     }
 }
 
@@ -56,6 +139,72 @@ impl Tables for CasinoRules {
     }
     fn rows_frame(rows: &[SessionRow]) -> Result<DataFrame> {
         session_frame(rows)
+    }
+    const ROW_BYTES: usize = 8 * 16 + 1;
+    fn put_row(row: &SessionRow, out: &mut Vec<u8>) {
+        let (r, c) = (&row.record, &row.record.counts);
+        for v in [
+            row.game,
+            r.hands,
+            c.ties,
+            c.wars,
+            c.war_ties,
+            c.wars_lost,
+            c.surrenders,
+            c.shuffles,
+            c.cards,
+            c.fresh,
+            c.fresh_main_sq,
+            c.fresh_ties,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [r.final_bankroll, r.peak_bankroll, r.main, c.fresh_main] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        let end = r.end.map(|e| {
+            SessionEnd::ALL
+                .iter()
+                .position(|x| *x == e)
+                .expect("every ending is in ALL") as u8
+        });
+        out.push(end.unwrap_or(NONE));
+    }
+    fn get_row(bytes: &[u8]) -> Option<SessionRow> {
+        let mut f = Fields(bytes);
+        let (game, hands) = (f.u64()?, f.u64()?);
+        let (ties, wars, war_ties, wars_lost) = (f.u64()?, f.u64()?, f.u64()?, f.u64()?);
+        let (surrenders, shuffles, cards, fresh) = (f.u64()?, f.u64()?, f.u64()?, f.u64()?);
+        let (fresh_main_sq, fresh_ties) = (f.u64()?, f.u64()?);
+        let (final_bankroll, peak_bankroll, main, fresh_main) =
+            (f.i64()?, f.i64()?, f.i64()?, f.i64()?);
+        let end = match f.u8()? {
+            NONE => None,
+            e => Some(*SessionEnd::ALL.get(usize::from(e))?),
+        };
+        f.0.is_empty().then_some(SessionRow {
+            game,
+            record: SessionRecord {
+                hands,
+                end,
+                final_bankroll,
+                peak_bankroll,
+                main,
+                counts: HandCounts {
+                    ties,
+                    wars,
+                    war_ties,
+                    wars_lost,
+                    surrenders,
+                    shuffles,
+                    cards,
+                    fresh,
+                    fresh_main,
+                    fresh_main_sq,
+                    fresh_ties,
+                },
+            },
+        })
     }
 }
 
@@ -153,6 +302,9 @@ pub(crate) struct Segment {
     pub path: PathBuf,
     pub offset: usize,
     pub len: usize,
+    /// A run's rows part ([`crate::rowfile`]) rather than a Parquet file (a shard's
+    /// `games.parquet`, merged).
+    pub raw: bool,
 }
 
 /// Writes every final file of `dir` from the variants' aggregates and, when rows are on,
@@ -271,15 +423,21 @@ fn copy_rows<G: Tables>(
                 (group.from + group.len).min(start + seg.len),
             );
             if lo < hi {
-                let file = File::open(&seg.path)
-                    .with_context(|| format!("cannot open {}", seg.path.display()))?;
-                // A merge reads shards' games.parquet, which hold the run columns and the
-                // variant too: only the game's own columns are read, the others written anew.
-                let piece = ParquetReader::new(file)
-                    .with_columns(Some(game_columns.clone()))
-                    .with_slice(Some((seg.offset + lo - start, hi - lo)))
-                    .finish()
-                    .with_context(|| format!("cannot read {}", seg.path.display()))?;
+                let from = seg.offset + lo - start;
+                let piece = if seg.raw {
+                    G::rows_frame(&read_rows::<G>(&seg.path, from as u64, hi - lo)?)?
+                } else {
+                    let file = File::open(&seg.path)
+                        .with_context(|| format!("cannot open {}", seg.path.display()))?;
+                    // A merge reads shards' games.parquet, which hold the run columns and the
+                    // variant too: only the game's own columns are read, the others written
+                    // anew.
+                    ParquetReader::new(file)
+                        .with_columns(Some(game_columns.clone()))
+                        .with_slice(Some((from, hi - lo)))
+                        .finish()
+                        .with_context(|| format!("cannot read {}", seg.path.display()))?
+                };
                 if piece.height() != hi - lo {
                     bail!(
                         "{} holds fewer rows than its aggregate counts",

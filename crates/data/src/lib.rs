@@ -11,14 +11,15 @@
 //! - `manifest.json`: the experiment text and hash, version, seed, range, threads, times, speed.
 //!
 //! While a run is going, finished variants are kept in `.parts/` (their aggregate, and their
-//! rows when asked for: the game's own columns in fast LZ4, read once when `games.parquet` is
-//! written, on every core), each file written under a temporary name and renamed when complete.
+//! rows when asked for: fixed-width records of the game's own fields, written as they come and
+//! read once when `games.parquet` is written, on every core), each file written under a
+//! temporary name and renamed when complete.
 //! An interrupted run therefore keeps every finished variant, and the same command resumes
 //! from them; final files are likewise renamed into place only when complete.
 //!
 //! Every data file carries the run key (experiment file hash, seed, game range, rows,
-//! version): Parquet files (`.parts/` rows included) in their key-value metadata
-//! (`warlab.run`), `aggregates.json` in its `run` field, `manifest.json` in its fields,
+//! version): Parquet files in their key-value metadata (`warlab.run`), `.parts/` rows in their
+//! header, `aggregates.json` in its `run` field, `manifest.json` in its fields,
 //! `summary.csv`, which has no place for it, through the FNV-1a hash the manifest records, and
 //! `variants.csv` by being the bytes of the rules the manifest records. [`verify`] checks a folder against its
 //! manifest; a folder holding another run's results is never overwritten without `force`;
@@ -38,6 +39,7 @@ mod frames;
 mod manifest;
 mod merge;
 mod parts;
+mod rowfile;
 
 pub use files::{RUN_KEY_METADATA, parquet_footer, read_parquet, write_parquet};
 pub use folder::{FILES, verify};
@@ -45,4 +47,5 @@ pub use frames::Tables;
 pub use manifest::Timing;
 pub use merge::{Merged, merge};
 pub use parts::{PartStore, finish_run};
+pub use rowfile::rows_part;
 pub use warlab_folders::{FolderLock, Refused};

@@ -1,20 +1,18 @@
 //! The run's folder while it goes: finished variants kept in `.parts/`, and the final files
 //! written from them at the end.
 
-use std::fs::File;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use polars::io::parquet::write::BatchedWriter;
-use polars::prelude::{ParquetCompression, StatisticsOptions};
 use warlab_engine::Rules;
 use warlab_experiment::Experiment;
 use warlab_folders::FolderLock;
 use warlab_runner::{Game, Sink};
 
-use crate::files::{atomic_write, keyed_writer, parquet_footer, temp_path};
+use crate::files::{atomic_write, temp_path};
 use crate::folder::{claim, read_parts_key};
-use crate::frames::{ROW_GROUP, Segment, Tables, write_outputs};
+use crate::frames::{Segment, Tables, write_outputs};
+use crate::rowfile::{RowsWriter, read_part};
 use warlab_stats::files::{Manifest, RunKey};
 
 use crate::manifest::{Timing, describe, utc};
@@ -28,8 +26,7 @@ pub struct PartStore<'l, G: Game = Rules> {
     names: Vec<String>,
     key: RunKey,
     done: Vec<bool>,
-    writer: Option<(usize, BatchedWriter<File>, PathBuf)>,
-    buffer: Vec<G::Row>,
+    writer: Option<(usize, RowsWriter<G>, PathBuf)>,
     resumed: usize,
     repairs: Vec<String>,
 }
@@ -75,7 +72,6 @@ impl<'l, G: Tables> PartStore<'l, G> {
             key: key.clone(),
             done: vec![false; exp.variants.len()],
             writer: None,
-            buffer: Vec::new(),
             resumed: 0,
             repairs: Vec::new(),
         };
@@ -115,7 +111,7 @@ impl<'l, G: Tables> PartStore<'l, G> {
     }
 
     /// A finished variant's parts are whole: its aggregate reads, and its rows (when kept)
-    /// are a readable Parquet file with as many rows as the aggregate counts games.
+    /// are a whole rows part of this run with as many rows as the aggregate counts games.
     fn check_part(&self, v: usize) -> Result<()> {
         let aggregate = self.load(v)?;
         if self.key.rows {
@@ -123,9 +119,12 @@ impl<'l, G: Tables> PartStore<'l, G> {
             if !path.is_file() {
                 bail!("{} is missing", path.display());
             }
-            let (rows, _) = parquet_footer(&path)?;
-            let played = G::played(&aggregate);
-            if rows as u64 != played {
+            let part = read_part(&path)?;
+            if part.key != self.key {
+                bail!("{} holds rows of another run", path.display());
+            }
+            let (rows, played) = (part.rows, G::played(&aggregate));
+            if rows != played {
                 bail!(
                     "{} holds {rows} rows, its aggregate counts {played} games",
                     path.display()
@@ -140,19 +139,7 @@ impl<'l, G: Tables> PartStore<'l, G> {
     }
 
     fn rows_path(&self, v: usize) -> PathBuf {
-        self.parts.join(format!("v{v:04}.games.parquet"))
-    }
-
-    fn flush(&mut self) -> Result<()> {
-        if self.buffer.is_empty() {
-            return Ok(());
-        }
-        let (_, w, tmp) = self.writer.as_mut().expect("rows go to an open writer");
-        let df = G::rows_frame(&self.buffer)?;
-        w.write_batch(&df)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        self.buffer.clear();
-        Ok(())
+        self.parts.join(format!("v{v:04}.games.rows"))
     }
 
     fn load(&self, v: usize) -> Result<G::Aggregate> {
@@ -174,23 +161,10 @@ impl<G: Tables> Sink<G> for PartStore<'_, G> {
     fn rows(&mut self, variant: usize, rows: &[G::Row]) -> Result<()> {
         if self.writer.as_ref().is_none_or(|(v, _, _)| *v != variant) {
             let path = temp_path(&self.rows_path(variant));
-            let file =
-                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-            let schema = G::rows_frame(&[])?.schema().clone();
-            // Parts carry the run key as every Parquet file warlab writes does. They are read
-            // once, by the final write, and then removed: fast LZ4 and no statistics rather
-            // than the final file's smaller zstd (BENCHMARKS.md, "--rows").
-            let w = keyed_writer(file, &self.key)?
-                .with_compression(ParquetCompression::Lz4Raw)
-                .with_statistics(StatisticsOptions::empty())
-                .batched(&schema)?;
-            self.writer = Some((variant, w, path));
+            self.writer = Some((variant, RowsWriter::create(&path, &self.key)?, path));
         }
-        self.buffer.extend_from_slice(rows);
-        if self.buffer.len() >= ROW_GROUP {
-            self.flush()?;
-        }
-        Ok(())
+        let (_, w, _) = self.writer.as_mut().expect("opened above");
+        w.write(rows)
     }
 
     fn variant_done(&mut self, variant: usize, aggregate: G::Aggregate) -> Result<()> {
@@ -199,10 +173,8 @@ impl<G: Tables> Sink<G> for PartStore<'_, G> {
                 // A variant with no games in range still gets its (empty) rows part.
                 self.rows(variant, &[])?;
             }
-            self.flush()?;
             let (_, w, tmp) = self.writer.take().expect("opened above");
-            w.finish()
-                .with_context(|| format!("writing {}", tmp.display()))?;
+            w.finish()?;
             let path = self.rows_path(variant);
             std::fs::rename(&tmp, &path).with_context(|| {
                 format!("cannot rename {} to {}", tmp.display(), path.display())
@@ -249,6 +221,7 @@ pub fn finish_run<G: Tables>(
                     path: store.rows_path(v),
                     offset: 0,
                     len: G::played(&aggregates[v]) as usize,
+                    raw: true,
                 }]
             })
             .collect::<Vec<_>>()
