@@ -123,6 +123,14 @@ impl<'l, G: Tables> PartStore<'l, G> {
             if part.key != self.key {
                 bail!("{} holds rows of another run", path.display());
             }
+            if part.row_bytes != G::ROW_BYTES as u64 {
+                bail!(
+                    "{} holds rows of {} bytes, not {}",
+                    path.display(),
+                    part.row_bytes,
+                    G::ROW_BYTES
+                );
+            }
             let (rows, played) = (part.rows, G::played(&aggregate));
             if rows != played {
                 bail!(

@@ -75,7 +75,10 @@ impl<G: Tables> RowsWriter<G> {
         Ok(())
     }
 
-    /// Writes the footer and flushes the part.
+    /// Writes the footer and flushes the part. (Not synced to the disk, as the Parquet parts
+    /// before it were not: a part of a few hundred MB would wait for its writeback. A power cut
+    /// may leave a part whose length, header and footer agree around rows that never reached
+    /// the disk; no checksum covers the rows.)
     pub(crate) fn finish(mut self) -> Result<()> {
         let mut footer = self.rows.to_le_bytes().to_vec();
         footer.extend_from_slice(END);
