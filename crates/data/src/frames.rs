@@ -302,9 +302,9 @@ pub(crate) struct Segment {
     pub path: PathBuf,
     pub offset: usize,
     pub len: usize,
-    /// A run's rows part ([`crate::rowfile`]) rather than a Parquet file (a shard's
-    /// `games.parquet`, merged).
-    pub raw: bool,
+    /// Where the records start in a run's rows part ([`crate::rowfile`], checked whole when
+    /// the segment was made); `None` for a Parquet file (a shard's `games.parquet`, merged).
+    pub rows_at: Option<u64>,
 }
 
 /// Writes every final file of `dir` from the variants' aggregates and, when rows are on,
@@ -424,8 +424,8 @@ fn copy_rows<G: Tables>(
             );
             if lo < hi {
                 let from = seg.offset + lo - start;
-                let piece = if seg.raw {
-                    G::rows_frame(&read_rows::<G>(&seg.path, from as u64, hi - lo)?)?
+                let piece = if let Some(at) = seg.rows_at {
+                    G::rows_frame(&read_rows::<G>(&seg.path, at, from as u64, hi - lo)?)?
                 } else {
                     let file = File::open(&seg.path)
                         .with_context(|| format!("cannot open {}", seg.path.display()))?;

@@ -192,7 +192,7 @@ fn merge_game<G: Tables>(
                             .map(|a| G::played(a) as usize)
                             .sum(),
                         len: G::played(&s.aggregates[v]) as usize,
-                        raw: false,
+                        rows_at: None,
                     })
                     .collect()
             })

@@ -115,31 +115,38 @@ impl<'l, G: Tables> PartStore<'l, G> {
     fn check_part(&self, v: usize) -> Result<()> {
         let aggregate = self.load(v)?;
         if self.key.rows {
-            let path = self.rows_path(v);
-            if !path.is_file() {
-                bail!("{} is missing", path.display());
-            }
-            let part = read_part(&path)?;
-            if part.key != self.key {
-                bail!("{} holds rows of another run", path.display());
-            }
-            if part.row_bytes != G::ROW_BYTES as u64 {
-                bail!(
-                    "{} holds rows of {} bytes, not {}",
-                    path.display(),
-                    part.row_bytes,
-                    G::ROW_BYTES
-                );
-            }
-            let (rows, played) = (part.rows, G::played(&aggregate));
-            if rows != played {
-                bail!(
-                    "{} holds {rows} rows, its aggregate counts {played} games",
-                    path.display()
-                );
-            }
+            self.rows_start(v, G::played(&aggregate))?;
         }
         Ok(())
+    }
+
+    /// Where the records of variant `v`'s rows part start, once the part is found whole, of
+    /// this run, of the game's row size and holding `played` rows.
+    fn rows_start(&self, v: usize, played: u64) -> Result<u64> {
+        let path = self.rows_path(v);
+        if !path.is_file() {
+            bail!("{} is missing", path.display());
+        }
+        let part = read_part(&path)?;
+        if part.key != self.key {
+            bail!("{} holds rows of another run", path.display());
+        }
+        if part.row_bytes != G::ROW_BYTES as u64 {
+            bail!(
+                "{} holds rows of {} bytes, not {}",
+                path.display(),
+                part.row_bytes,
+                G::ROW_BYTES
+            );
+        }
+        if part.rows != played {
+            bail!(
+                "{} holds {} rows, its aggregate counts {played} games",
+                path.display(),
+                part.rows
+            );
+        }
+        Ok(part.start)
     }
 
     fn agg_path(&self, v: usize) -> PathBuf {
@@ -222,18 +229,23 @@ pub fn finish_run<G: Tables>(
         std::fs::remove_file(&manifest_path)
             .with_context(|| format!("cannot remove {}", manifest_path.display()))?;
     }
-    let rows = key.rows.then(|| {
-        (0..store.names.len())
-            .map(|v| {
-                vec![Segment {
-                    path: store.rows_path(v),
-                    offset: 0,
-                    len: G::played(&aggregates[v]) as usize,
-                    raw: true,
-                }]
-            })
-            .collect::<Vec<_>>()
-    });
+    // Each part checked once here: the final write then reads its records where they start.
+    let rows = key
+        .rows
+        .then(|| {
+            (0..store.names.len())
+                .map(|v| {
+                    let played = G::played(&aggregates[v]);
+                    Ok(vec![Segment {
+                        path: store.rows_path(v),
+                        offset: 0,
+                        len: played as usize,
+                        rows_at: Some(store.rows_start(v, played)?),
+                    }])
+                })
+                .collect::<Result<Vec<_>>>()
+        })
+        .transpose()?;
     let manifest = write_outputs(
         &store.dir,
         exp,

@@ -151,22 +151,17 @@ pub(crate) fn read_part(path: &Path) -> Result<RowsPart> {
     })
 }
 
-/// Rows `from..from + n` of the rows part at `path`, checked whole with [`read_part`].
-pub(crate) fn read_rows<G: Tables>(path: &Path, from: u64, n: usize) -> Result<Vec<G::Row>> {
-    let part = read_part(path)?;
-    if part.row_bytes != G::ROW_BYTES as u64 || from + n as u64 > part.rows {
-        bail!(
-            "{} holds {} rows of {} bytes, not rows {from}..{} of {} bytes",
-            path.display(),
-            part.rows,
-            part.row_bytes,
-            from + n as u64,
-            G::ROW_BYTES
-        );
-    }
+/// Rows `from..from + n` of the rows part at `path`, whose records start at byte `start`: a
+/// part [`read_part`] found whole, of `G`'s row size, with at least `from + n` rows.
+pub(crate) fn read_rows<G: Tables>(
+    path: &Path,
+    start: u64,
+    from: u64,
+    n: usize,
+) -> Result<Vec<G::Row>> {
     let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut bytes = vec![0u8; n * G::ROW_BYTES];
-    file.seek(SeekFrom::Start(part.start + from * part.row_bytes))
+    file.seek(SeekFrom::Start(start + from * G::ROW_BYTES as u64))
         .and_then(|_| file.read_exact(&mut bytes))
         .with_context(|| format!("cannot read {}", path.display()))?;
     bytes
