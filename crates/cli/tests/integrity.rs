@@ -506,7 +506,7 @@ fn io_errors_name_their_path() {
 #[test]
 fn damaged_parts_are_named_and_only_their_variants_played_again() {
     let dir = scratch("parts");
-    let (file, reference, out) = common::long_run_killed_after(&dir, "v0001.aggregate.json");
+    let (file, reference, out) = common::long_run_killed_after(&dir, "v0002.aggregate.json");
     let parts = out.join("long").join(".parts");
     if out.join("long/manifest.json").exists() {
         eprintln!("the run finished before it could be killed; damaged parts are not exercised");
@@ -525,6 +525,13 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
         .unwrap()
         .set_len(len / 2)
         .unwrap();
+    // A part whole in length, header and footer, one of whose rows changed (as after a power
+    // cut that lost some of its pages): found by its checksum.
+    let rows = parts.join("v0002.games.rows");
+    let mut bytes = std::fs::read(&rows).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&rows, &bytes).unwrap();
     // A stale temporary of a final file, as a kill mid-write leaves it.
     std::fs::write(out.join("long/games.parquet.tmp"), "half a file").unwrap();
     let (code, _, stderr) = warlab(&["run", &file, "--out", s(&out), "--no-report"]);
@@ -532,6 +539,10 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
     for (part, variant) in [
         ("v0000.aggregate.json", "war_down=0"),
         ("v0001.games.rows", "war_down=1"),
+        (
+            "v0002.games.rows is damaged: its rows 0..40000 do not match",
+            "war_down=2",
+        ),
     ] {
         assert!(
             stderr.contains(part)

@@ -19,7 +19,7 @@ use warlab_stats::files::{AggregatesFile, Manifest, NamedAggregate, RunKey};
 use warlab_stats::{Aggregate, CasinoAggregate, Cell, Hist, casino_summary_cells, summary_cells};
 
 use crate::files::{atomic_write, csv_bytes, keyed_writer, write_bytes, write_parquet};
-use crate::rowfile::read_rows;
+use crate::rowfile::{Records, read_rows};
 
 /// What the data files of a game hold: its summary columns, its length histogram and its
 /// per-game rows. War and Casino War write the same files with their own columns.
@@ -302,9 +302,10 @@ pub(crate) struct Segment {
     pub path: PathBuf,
     pub offset: usize,
     pub len: usize,
-    /// Where the records start in a run's rows part ([`crate::rowfile`], checked whole when
-    /// the segment was made); `None` for a Parquet file (a shard's `games.parquet`, merged).
-    pub rows_at: Option<u64>,
+    /// Where the records are in a run's rows part ([`crate::rowfile`], its header and footer
+    /// checked when the segment was made); `None` for a Parquet file (a shard's
+    /// `games.parquet`, merged).
+    pub rows_at: Option<Records>,
 }
 
 /// Writes every final file of `dir` from the variants' aggregates and, when rows are on,
@@ -425,7 +426,7 @@ fn copy_rows<G: Tables>(
             if lo < hi {
                 let from = seg.offset + lo - start;
                 let piece = if let Some(at) = seg.rows_at {
-                    G::rows_frame(&read_rows::<G>(&seg.path, at, from as u64, hi - lo)?)?
+                    G::rows_frame(&read_rows::<G>(&seg.path, &at, from as u64, hi - lo)?)?
                 } else {
                     let file = File::open(&seg.path)
                         .with_context(|| format!("cannot open {}", seg.path.display()))?;

@@ -12,7 +12,7 @@ use warlab_runner::{Game, Sink};
 use crate::files::{atomic_write, temp_path};
 use crate::folder::{claim, read_parts_key};
 use crate::frames::{Segment, Tables, write_outputs};
-use crate::rowfile::{RowsWriter, read_part};
+use crate::rowfile::{Records, RowsPart, RowsWriter, check_rows, read_part};
 use warlab_stats::files::{Manifest, RunKey};
 
 use crate::manifest::{Timing, describe, utc};
@@ -111,42 +111,46 @@ impl<'l, G: Tables> PartStore<'l, G> {
     }
 
     /// A finished variant's parts are whole: its aggregate reads, and its rows (when kept)
-    /// are a whole rows part of this run with as many rows as the aggregate counts games.
+    /// are a whole rows part of this run with as many rows as the aggregate counts games,
+    /// every block matching its checksum (a part kept across an interruption, perhaps a
+    /// power cut, is read whole once more).
     fn check_part(&self, v: usize) -> Result<()> {
         let aggregate = self.load(v)?;
         if self.key.rows {
-            self.rows_start(v, G::played(&aggregate))?;
+            let records = self.rows_records(v, G::played(&aggregate))?;
+            check_rows(&self.rows_path(v), &records)?;
         }
         Ok(())
     }
 
-    /// Where the records of variant `v`'s rows part start, once the part is found whole, of
-    /// this run, of the game's row size and holding `played` rows.
-    fn rows_start(&self, v: usize, played: u64) -> Result<u64> {
+    /// Where the records of variant `v`'s rows part are, once the part is found whole, of
+    /// this run, of the game's row size and holding `played` rows. (Its checksums are
+    /// checked by whoever reads the rows.)
+    fn rows_records(&self, v: usize, played: u64) -> Result<Records> {
         let path = self.rows_path(v);
         if !path.is_file() {
             bail!("{} is missing", path.display());
         }
-        let part = read_part(&path)?;
-        if part.key != self.key {
+        let RowsPart { key, records } = read_part(&path)?;
+        if key != self.key {
             bail!("{} holds rows of another run", path.display());
         }
-        if part.row_bytes != G::ROW_BYTES as u64 {
+        if records.row_bytes != G::ROW_BYTES as u64 {
             bail!(
                 "{} holds rows of {} bytes, not {}",
                 path.display(),
-                part.row_bytes,
+                records.row_bytes,
                 G::ROW_BYTES
             );
         }
-        if part.rows != played {
+        if records.rows != played {
             bail!(
                 "{} holds {} rows, its aggregate counts {played} games",
                 path.display(),
-                part.rows
+                records.rows
             );
         }
-        Ok(part.start)
+        Ok(records)
     }
 
     fn agg_path(&self, v: usize) -> PathBuf {
@@ -229,7 +233,8 @@ pub fn finish_run<G: Tables>(
         std::fs::remove_file(&manifest_path)
             .with_context(|| format!("cannot remove {}", manifest_path.display()))?;
     }
-    // Each part checked once here: the final write then reads its records where they start.
+    // Each part's header and footer checked once here; the final write then reads its records
+    // where they are, checking each block's checksum as it reads it.
     let rows = key
         .rows
         .then(|| {
@@ -240,7 +245,7 @@ pub fn finish_run<G: Tables>(
                         path: store.rows_path(v),
                         offset: 0,
                         len: played as usize,
-                        rows_at: Some(store.rows_start(v, played)?),
+                        rows_at: Some(store.rows_records(v, played)?),
                     }])
                 })
                 .collect::<Result<Vec<_>>>()
