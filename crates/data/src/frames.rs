@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use polars::prelude::{
-    Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom, ParquetReader,
-    PolarsResult, SerReader, Series,
+    AnyValue, Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom,
+    ParquetReader, PolarsResult, Scalar, SerReader, Series,
 };
 use rayon::prelude::*;
 use warlab_casino::{CasinoRules, HandCounts, SessionEnd, SessionRecord};
@@ -397,7 +397,11 @@ fn copy_rows<G: Tables>(
     let with_lead = |variant: &str, rows: DataFrame| {
         let n = rows.height();
         let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
-        columns.push(Column::new("variant".into(), vec![variant; n]));
+        columns.push(Column::new_scalar(
+            "variant".into(),
+            Scalar::new(DataType::String, AnyValue::StringOwned(variant.into())),
+            n,
+        ));
         columns.extend(rows.into_columns());
         DataFrame::new(n, columns)
     };
