@@ -59,6 +59,13 @@ fn summaries_of_two_experiments_concatenate_and_games_join_their_rules() {
     // Per-game rows join their variant's rules on the run columns and `variant`.
     let games = read(&house, "games.parquet");
     let variants = read(&house, "variants.parquet");
+    // The run's text columns are text in both, as the join needs (games.parquet's are written
+    // from dictionaries, under a schema that says text).
+    for c in ["experiment", "file_hash", "variant"] {
+        assert_eq!(dtype(&games, c), DataType::String, "games.parquet {c}");
+        assert_eq!(dtype(&variants, c), DataType::String, "variants.parquet {c}");
+    }
+    assert_eq!(dtype(&games, "seed"), DataType::UInt64);
     let on = ["experiment", "seed", "file_hash", "variant"].map(col);
     let joined = games
         .clone()

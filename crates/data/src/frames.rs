@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use polars::prelude::{
-    AnyValue, Column, DataFrame, DataType, FrozenCategories, IntoColumn, NamedFrom,
-    ParquetReader, PolarsResult, Scalar, SerReader, Series,
+    ChunkedArray, ChunkedCollectInferIterExt, Column, DataFrame, DataType, FrozenCategories,
+    IntoColumn, NamedFrom, ParquetReader, PolarsNumericType, PolarsResult, SerReader, Series,
+    UInt8Type, UInt32Type, UInt64Type,
 };
 use rayon::prelude::*;
 use warlab_casino::{CasinoRules, HandCounts, SessionEnd, SessionRecord};
@@ -230,30 +231,15 @@ fn rows_frame(rows: &[GameRow]) -> Result<DataFrame> {
         col_u64("cards_turned", &|r| r.record.cards_turned),
         col_u64("lead_changes", &|r| r.record.lead_changes),
         // A seat (0..=3) or null for a game without a winner: a small integer, not a float.
-        Column::new(
-            "winner".into(),
-            rows.iter()
-                .map(|r| r.record.winner)
-                .collect::<Vec<Option<u8>>>(),
-        ),
+        optional::<UInt8Type, _>("winner", rows, |r| r.record.winner),
         label_column(
             "end_reason",
             &EndReason::ALL.map(EndReason::name),
-            rows.iter()
-                .map(|r| EndReason::ALL.iter().position(|e| *e == r.record.end)),
+            rows,
+            |r| EndReason::ALL.iter().position(|e| *e == r.record.end),
         )?,
-        Column::new(
-            "cycle_period".into(),
-            rows.iter()
-                .map(|r| r.record.cycle.map(|c| c.period))
-                .collect::<Vec<Option<u64>>>(),
-        ),
-        Column::new(
-            "cycle_start".into(),
-            rows.iter()
-                .map(|r| r.record.cycle.map(|c| c.start))
-                .collect::<Vec<Option<u64>>>(),
-        ),
+        optional::<UInt64Type, _>("cycle_period", rows, |r| r.record.cycle.map(|c| c.period)),
+        optional::<UInt64Type, _>("cycle_start", rows, |r| r.record.cycle.map(|c| c.start)),
     ];
     Ok(DataFrame::new(n, columns)?)
 }
@@ -277,11 +263,12 @@ fn session_frame(rows: &[SessionRow]) -> Result<DataFrame> {
         label_column(
             "end_reason",
             &SessionEnd::ALL.map(SessionEnd::name),
-            rows.iter().map(|r| {
+            rows,
+            |r| {
                 r.record
                     .end
                     .and_then(|end| SessionEnd::ALL.iter().position(|e| *e == end))
-            }),
+            },
         )?,
         chips("final_bankroll", &|r| r.record.final_bankroll),
         chips("peak_bankroll", &|r| r.record.peak_bankroll),
@@ -393,17 +380,33 @@ fn copy_rows<G: Tables>(
     // The run columns of a whole row group, built once: a row group takes a slice of them (no
     // copy). The variant's name is built per row group: built once per variant, its column
     // would hold memory for every variant at once (100,000 of them may be asked for).
-    let run = run_columns(exp, ROW_GROUP);
+    //
+    // The text columns (the experiment, the file's hash, the variant) hold one value in a row
+    // group. Given as text, polars estimated each one's number of distinct values and built its
+    // dictionary by hashing every value, in every row group: a fifth of the final write. They
+    // are given as dictionaries already (a one-label enum: one code repeated), under a schema
+    // that says text. Polars writes a dictionary array as the dictionary it would have built,
+    // so the file is the same, to the byte (`constant_text`); the file's schema, from `schema`
+    // below, says text.
+    let run = [
+        constant_text("experiment", &exp.name, ROW_GROUP)?,
+        Column::new("seed".into(), vec![exp.seed; ROW_GROUP]),
+        constant_text("file_hash", &exp.text_hash(), ROW_GROUP)?,
+    ];
+    debug_assert_eq!(
+        run_columns(exp, 0)
+            .iter()
+            .map(Column::name)
+            .collect::<Vec<_>>(),
+        run.iter().map(Column::name).collect::<Vec<_>>(),
+        "the run columns of every file"
+    );
     let with_lead = |variant: &str, rows: DataFrame| {
         let n = rows.height();
         let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
-        columns.push(Column::new_scalar(
-            "variant".into(),
-            Scalar::new(DataType::String, AnyValue::StringOwned(variant.into())),
-            n,
-        ));
+        columns.push(constant_text("variant", variant, n)?);
         columns.extend(rows.into_columns());
-        DataFrame::new(n, columns)
+        Ok::<_, anyhow::Error>(DataFrame::new(n, columns)?)
     };
     let groups: Vec<Group> = variants
         .iter()
@@ -461,9 +464,12 @@ fn copy_rows<G: Tables>(
         }
         let mut batch = batch.expect("a row group holds at least one row");
         batch.rechunk_mut();
-        Ok(with_lead(&exp.variants[group.variant].name, batch)?)
+        with_lead(&exp.variants[group.variant].name, batch)
     };
-    let schema = with_lead("", G::rows_frame(&[])?)?.schema().clone();
+    let mut schema = (**with_lead("", G::rows_frame(&[])?)?.schema()).clone();
+    for name in ["experiment", "file_hash", "variant"] {
+        schema.set_dtype(name, DataType::String);
+    }
     let threads = rayon::current_num_threads();
     atomic_write(path, |w| {
         let out = keyed_writer(w, key)?.batched(&schema)?;
@@ -586,7 +592,7 @@ fn option_column<O>(opt: &Opt<O>, values: &[Option<&str>]) -> Result<Column> {
                     .transpose()
                 })
                 .collect::<Result<Vec<_>>>()?;
-            label_column(opt.name, &labels, codes)?
+            label_column(opt.name, &labels, &codes, |c| *c)?
         }
         Kind::Text => Column::new(name, values),
     })
@@ -595,20 +601,33 @@ fn option_column<O>(opt: &Opt<O>, values: &[Option<&str>]) -> Result<Column> {
 /// A column of labels from the closed set `labels`, as a polars `Enum` of them: Parquet
 /// stores it dictionary-encoded with the labels in the Arrow schema, so polars reads it back
 /// as the same `Enum` (and pyarrow as a dictionary, pandas as a categorical) in every file,
-/// which is what lets files of several runs concatenate. `codes` are indices into `labels`
-/// (`None`: null). The CSV writer writes the labels as text.
-fn label_column(
+/// which is what lets files of several runs concatenate. `code` gives each row's index into
+/// `labels` (`None`: null). The CSV writer writes the labels as text.
+fn label_column<R>(
     name: &str,
     labels: &[&str],
-    codes: impl IntoIterator<Item = Option<usize>>,
+    rows: &[R],
+    code: impl Fn(&R) -> Option<usize>,
 ) -> Result<Column> {
     let dtype = DataType::from_frozen_categories(FrozenCategories::new(labels.iter().copied())?);
-    let codes: Vec<Option<u32>> = codes
-        .into_iter()
-        .map(|c| c.map(|c| u32::try_from(c).expect("a label set has few labels")))
-        .collect();
-    let physical = Series::new(name.into(), codes).cast(&DataType::from(dtype.cat_physical()?))?;
+    let codes = optional::<UInt32Type, _>(name, rows, |r| {
+        code(r).map(|c| u32::try_from(c).expect("a label set has few labels"))
+    });
+    let physical = codes
+        .as_materialized_series()
+        .cast(&DataType::from(dtype.cat_physical()?))?;
     Ok(Series::from_cats_and_dtype(&physical, &dtype, true)?.into_column())
+}
+
+/// A column of values that may be missing, built in one pass (values and validity), not value
+/// by value.
+fn optional<T: PolarsNumericType, R>(
+    name: &str,
+    rows: &[R],
+    value: impl Fn(&R) -> Option<T::Native>,
+) -> Column {
+    let values: ChunkedArray<T> = rows.iter().map(value).collect_ca_trusted(name.into());
+    values.into_column()
 }
 
 /// Option values read as `T`; unset and `none` (which no `T` reads) are null.
@@ -684,6 +703,17 @@ fn run_columns<G: Tables>(exp: &Experiment<G>, n: usize) -> Vec<Column> {
         Column::new("seed".into(), vec![exp.seed; n]),
         Column::new("file_hash".into(), vec![exp.text_hash(); n]),
     ]
+}
+
+/// A column of `n` rows of the text `value`, as a dictionary: an enum of that one label, its
+/// code repeated. Only for a file whose schema says the column is text (`games.parquet`):
+/// polars writes the dictionary's pages as it writes a text column's, but a frame's own schema
+/// would call it an enum.
+fn constant_text(name: &str, value: &str, n: usize) -> Result<Column> {
+    let dtype = DataType::from_frozen_categories(FrozenCategories::new([value])?);
+    let codes =
+        Series::new(name.into(), vec![0u8; n]).cast(&DataType::from(dtype.cat_physical()?))?;
+    Ok(Series::from_cats_and_dtype(&codes, &dtype, true)?.into_column())
 }
 
 #[cfg(test)]
