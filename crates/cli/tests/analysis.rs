@@ -63,7 +63,11 @@ fn summaries_of_two_experiments_concatenate_and_games_join_their_rules() {
     // from dictionaries, under a schema that says text).
     for c in ["experiment", "file_hash", "variant"] {
         assert_eq!(dtype(&games, c), DataType::String, "games.parquet {c}");
-        assert_eq!(dtype(&variants, c), DataType::String, "variants.parquet {c}");
+        assert_eq!(
+            dtype(&variants, c),
+            DataType::String,
+            "variants.parquet {c}"
+        );
     }
     assert_eq!(dtype(&games, "seed"), DataType::UInt64);
     let on = ["experiment", "seed", "file_hash", "variant"].map(col);

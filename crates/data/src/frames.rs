@@ -468,7 +468,8 @@ fn copy_rows<G: Tables>(
     };
     let mut schema = (**with_lead("", G::rows_frame(&[])?)?.schema()).clone();
     for name in ["experiment", "file_hash", "variant"] {
-        schema.set_dtype(name, DataType::String);
+        let given = schema.set_dtype(name, DataType::String);
+        debug_assert!(given.is_some(), "`{name}` is a column of games.parquet");
     }
     let threads = rayon::current_num_threads();
     atomic_write(path, |w| {
@@ -723,7 +724,47 @@ mod tests {
     use warlab_experiment::Experiment;
     use warlab_stats::Aggregate;
 
-    use super::{summary_frame, variants_frame};
+    use polars::prelude::{Column, DataFrame, ParquetWriter, PolarsResult};
+
+    use super::{ROW_GROUP, constant_text, summary_frame, variants_frame};
+
+    /// A text column of one value handed to the writer as `constant_text` (under a schema that
+    /// says text, as `games.parquet`'s writer has it) gives the bytes the text column gives:
+    /// the file `games.parquet` always was. An empty name, a short one, one past a string
+    /// view's 12 inline bytes; one row, a few, a whole row group.
+    #[test]
+    fn constant_text_writes_the_bytes_of_its_text() {
+        for (value, n) in [
+            ("", 1),
+            ("base", 5),
+            ("pickup=winner-first,war_down=3", ROW_GROUP),
+        ] {
+            let game = || Column::new("game".into(), (0..n as u64).collect::<Vec<u64>>());
+            let text = DataFrame::new(
+                n,
+                vec![Column::new("variant".into(), vec![value; n]), game()],
+            )
+            .unwrap();
+            let enumed =
+                DataFrame::new(n, vec![constant_text("variant", value, n).unwrap(), game()])
+                    .unwrap();
+            assert_ne!(text.schema(), enumed.schema());
+            let write = |df: &DataFrame| -> Vec<u8> {
+                let mut bytes = Vec::new();
+                let out = ParquetWriter::new(&mut bytes)
+                    .batched(text.schema())
+                    .unwrap();
+                let groups = out
+                    .encode_and_compress(df)
+                    .collect::<PolarsResult<Vec<_>>>()
+                    .unwrap();
+                out.write_row_groups(groups).unwrap();
+                out.finish().unwrap();
+                bytes
+            };
+            assert!(write(&text) == write(&enumed), "`{value}`, {n} rows");
+        }
+    }
 
     /// Two experiments whose option values differ in kind (a number and `by-rank`, `none` and
     /// a number, unset and set) and whose estimates are all missing in one: the same schema.

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
 use warlab_engine::Rules;
 use warlab_experiment::Experiment;
 use warlab_folders::FolderLock;
@@ -75,11 +76,15 @@ impl<'l, G: Tables> PartStore<'l, G> {
             resumed: 0,
             repairs: Vec::new(),
         };
-        for v in 0..exp.variants.len() {
-            if !store.agg_path(v).is_file() {
-                continue;
-            }
-            match store.check_part(v) {
+        // Parts are checked on every core: a run with rows reads and hashes every kept part
+        // whole here, which can be tens of GB.
+        let checks: Vec<Option<Result<()>>> = (0..exp.variants.len())
+            .into_par_iter()
+            .map(|v| store.agg_path(v).is_file().then(|| store.check_part(v)))
+            .collect();
+        for (v, check) in checks.into_iter().enumerate() {
+            let Some(check) = check else { continue };
+            match check {
                 Ok(()) => store.done[v] = true,
                 Err(problem) => {
                     store.repairs.push(format!(
@@ -271,4 +276,86 @@ pub fn finish_run<G: Tables>(
     std::fs::remove_dir_all(&store.parts)
         .with_context(|| format!("cannot remove {}", store.parts.display()))?;
     Ok((manifest, aggregates))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use warlab_experiment::Experiment;
+    use warlab_folders::FolderLock;
+    use warlab_runner::{Plan, Sink};
+    use warlab_stats::files::RunKey;
+
+    use super::{PartStore, finish_run};
+    use crate::manifest::Timing;
+
+    /// Rows damaged on the disk after their variant finished (a part whole in length, header
+    /// and footer) stop the final write, naming the part and leaving no final file; the same
+    /// command then finds the damage when it resumes and plays that variant alone again.
+    #[test]
+    fn rows_damaged_before_the_final_write_stop_it_and_are_played_again() {
+        let dir = std::env::temp_dir().join(format!("warlab-parts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // 70,000 games a variant: two blocks of rows in each part, the second one short.
+        let text =
+            "name = \"t\"\ngames = 70000\nseed = 3\nrows = true\n[sweep]\nwar_down = [1, 2]\n";
+        let exp = Experiment::parse(Path::new("t.toml"), text).unwrap();
+        let key = RunKey {
+            experiment_hash: exp.text_hash(),
+            seed: exp.seed,
+            games_from: 0,
+            games_to: exp.games,
+            rows: true,
+            warlab_version: "test".into(),
+        };
+        let plan = Plan {
+            experiment: &exp,
+            games: 0..exp.games,
+            seed: exp.seed,
+            rows: true,
+            threads: 2,
+        };
+        let timing = || Timing {
+            started: std::time::SystemTime::now(),
+            seconds: 1.0,
+            games_played: 2 * exp.games,
+            threads: 2,
+        };
+        let lock = FolderLock::acquire(&dir).unwrap();
+        let mut store = PartStore::open(&lock, &exp, &key, false).unwrap();
+        warlab_runner::run(&plan, &mut store).unwrap();
+        let part = dir.join(".parts/v0001.games.rows");
+        let mut bytes = std::fs::read(&part).unwrap();
+        let at = bytes.len() - 16 - 8 - 100; // in the rows of the second block
+        bytes[at] ^= 0x04;
+        std::fs::write(&part, &bytes).unwrap();
+
+        let err = format!("{:#}", finish_run(store, &exp, &key, timing()).unwrap_err());
+        assert!(
+            err.contains("v0001.games.rows is damaged: its rows 65536..70000"),
+            "{err}"
+        );
+        for file in ["manifest.json", "games.parquet", "games.parquet.tmp"] {
+            assert!(!dir.join(file).exists(), "{file} after the failed write");
+        }
+        assert!(part.exists() && dir.join(".parts/v0000.games.rows").exists());
+
+        let mut store = PartStore::open(&lock, &exp, &key, false).unwrap();
+        assert_eq!(store.repairs().len(), 1, "{:?}", store.repairs());
+        let repair = &store.repairs()[0];
+        assert!(
+            repair.contains("v0001.games.rows is damaged")
+                && repair.contains("variant `war_down=2` is played again"),
+            "{repair}"
+        );
+        assert!(store.is_done(0) && !store.is_done(1));
+        warlab_runner::run(&plan, &mut store).unwrap();
+        let (manifest, _) = finish_run(store, &exp, &key, timing()).unwrap();
+        assert_eq!(manifest.variants_resumed, 1);
+        assert!(dir.join("games.parquet").exists() && !dir.join(".parts").exists());
+        drop(lock);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -8,8 +8,9 @@
 //! Like every file warlab writes, a part carries the run key, in its header.
 //!
 //! Layout: [`MAGIC`]; the bytes of a row (u32, little-endian); the run key's JSON, after its
-//! length (u32); the rows in blocks of [`BLOCK`] (the last one shorter), each block followed
-//! by the XXH3-64 of its bytes (u64); then the number of rows (u64) and [`END`].
+//! length (u32); the rows in blocks of [`BLOCK`] rows (the last block holds the rest: it may
+//! be shorter; no rows, no block), each block followed by the XXH3-64 of its bytes (u64); then
+//! the number of rows (u64) and [`END`].
 //!
 //! A part is written under a temporary name and renamed when whole, and read only after its
 //! length, header and footer agree, so a truncated part is found before its rows are used.
@@ -206,7 +207,8 @@ pub(crate) fn read_part(path: &Path) -> Result<RowsPart> {
 }
 
 /// Rows `from..from + n` of the rows part at `path`, whose `records` [`read_part`] found
-/// whole and of `G`'s row size, after checking the blocks that hold them.
+/// whole and of `G`'s row size, after checking the blocks that hold them (an error if the part
+/// holds fewer rows).
 pub(crate) fn read_rows<G: Tables>(
     path: &Path,
     records: &Records,
@@ -214,6 +216,17 @@ pub(crate) fn read_rows<G: Tables>(
     n: usize,
 ) -> Result<Vec<G::Row>> {
     debug_assert_eq!(records.row_bytes, G::ROW_BYTES as u64);
+    if from
+        .checked_add(n as u64)
+        .is_none_or(|to| to > records.rows)
+    {
+        bail!(
+            "{} holds {} rows, not rows {from}..{}",
+            path.display(),
+            records.rows,
+            from.saturating_add(n as u64)
+        );
+    }
     if n == 0 {
         return Ok(Vec::new());
     }
@@ -350,18 +363,22 @@ mod tests {
         path
     }
 
+    /// A fresh folder for one test; [`done`] removes it.
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir()
-            .join(format!("warlab-rowfile-{}", std::process::id()))
-            .join(name);
+        let dir =
+            std::env::temp_dir().join(format!("warlab-rowfile-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
+    }
+
+    fn done(dir: &Path) {
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn rows_read_back_across_blocks() {
         let dir = scratch("back");
-        for n in [0, 1, BLOCK - 1, BLOCK, 2 * BLOCK + 5] {
+        for n in [0, 1, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + 5] {
             let path = part(&dir, &format!("{n}.rows"), n);
             let part = read_part(&path).unwrap();
             assert_eq!(part.key, key());
@@ -369,8 +386,16 @@ mod tests {
             check_rows(&path, &part.records).unwrap();
             let all = read_rows::<Rules>(&path, &part.records, 0, n as usize).unwrap();
             assert_eq!(all, (0..n).map(row).collect::<Vec<_>>(), "{n} rows");
-            // Ranges inside a block, across a block's end and over a whole middle block.
-            for (from, len) in [(0, 1), (BLOCK - 2, 5), (BLOCK / 2, BLOCK + 3), (n / 2, 2)] {
+            // Ranges inside a block, across a block's end, over parts of two blocks, over a
+            // whole middle block with a row on each side, and a whole block.
+            for (from, len) in [
+                (0, 1),
+                (BLOCK - 2, 5),
+                (BLOCK / 2, BLOCK + 3),
+                (BLOCK - 1, BLOCK + 2),
+                (BLOCK, BLOCK),
+                (n / 2, 2),
+            ] {
                 let len = len.min(n.saturating_sub(from));
                 if len == 0 {
                     continue;
@@ -379,8 +404,14 @@ mod tests {
                 let want: Vec<GameRow> = (from..from + len).map(row).collect();
                 assert_eq!(got, want, "{n} rows, {len} from {from}");
             }
+            // Rows the part does not hold are an error, not fewer rows.
+            let err = read_rows::<Rules>(&path, &part.records, n, 1).unwrap_err();
+            assert!(
+                err.to_string().contains(&format!("holds {n} rows")),
+                "{err}"
+            );
         }
-        std::fs::remove_dir_all(&dir).unwrap();
+        done(&dir);
     }
 
     #[test]
@@ -416,6 +447,31 @@ mod tests {
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         let err = read_part(&path).unwrap_err().to_string();
         assert!(err.contains("truncated or damaged"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
+        done(&dir);
+    }
+
+    #[test]
+    fn damage_in_the_last_short_block_or_in_a_checksum_is_found() {
+        let dir = scratch("ends");
+        let n = BLOCK + 3;
+        let clean = std::fs::read(part(&dir, "p.rows", n)).unwrap();
+        let path = dir.join("p.rows");
+        let records = read_part(&path).unwrap().records;
+        let last_row = records.block_at(1) + 2 * records.row_bytes;
+        let first_sum = records.block_at(1) - 1;
+        for (at, rows) in [(last_row, (BLOCK, n)), (first_sum, (0, BLOCK))] {
+            let mut bytes = clean.clone();
+            bytes[at as usize] ^= 0x80;
+            std::fs::write(&path, &bytes).unwrap();
+            let records = read_part(&path).unwrap().records;
+            let err = check_rows(&path, &records).unwrap_err().to_string();
+            let want = format!("its rows {}..{} do not match", rows.0, rows.1);
+            assert!(err.contains(&want), "byte {at}: {err}");
+            let err = read_rows::<Rules>(&path, &records, rows.0, (rows.1 - rows.0) as usize)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(&want), "byte {at}: {err}");
+        }
+        done(&dir);
     }
 }
