@@ -536,6 +536,13 @@ fn damaged_parts_are_named_and_only_their_variants_played_again() {
     std::fs::write(out.join("long/games.parquet.tmp"), "half a file").unwrap();
     let (code, _, stderr) = warlab(&["run", &file, "--out", s(&out), "--no-report"]);
     assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "checking the finished variants kept in {}",
+            parts.display()
+        )),
+        "{stderr}"
+    );
     for (part, variant) in [
         ("v0000.aggregate.json", "war_down=0"),
         ("v0001.games.rows", "war_down=1"),

@@ -284,7 +284,8 @@ fn session_frame(rows: &[SessionRow]) -> Result<DataFrame> {
     Ok(DataFrame::new(n, columns)?)
 }
 
-/// A run of consecutive per-game rows of one variant inside a Parquet file.
+/// A run of consecutive per-game rows of one variant: in a run's rows part, or in a shard's
+/// `games.parquet` (merged).
 pub(crate) struct Segment {
     pub path: PathBuf,
     pub offset: usize,
