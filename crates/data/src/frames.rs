@@ -389,25 +389,10 @@ fn copy_rows<G: Tables>(
     // that says text. Polars writes a dictionary array as the dictionary it would have built,
     // so the file is the same, to the byte (`constant_text`); the file's schema, from `schema`
     // below, says text.
-    let run = [
-        constant_text("experiment", &exp.name, ROW_GROUP)?,
-        Column::new("seed".into(), vec![exp.seed; ROW_GROUP]),
-        constant_text("file_hash", &exp.text_hash(), ROW_GROUP)?,
-    ];
-    debug_assert_eq!(
-        run_columns(exp, 0)
-            .iter()
-            .map(Column::name)
-            .collect::<Vec<_>>(),
-        run.iter().map(Column::name).collect::<Vec<_>>(),
-        "the run columns of every file"
-    );
+    let run = run_columns(exp, ROW_GROUP, constant_text)?;
     let with_lead = |variant: &str, rows: DataFrame| {
-        let n = rows.height();
-        let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
-        columns.push(constant_text("variant", variant, n)?);
-        columns.extend(rows.into_columns());
-        Ok::<_, anyhow::Error>(DataFrame::new(n, columns)?)
+        let variant = constant_text("variant", variant, rows.height())?;
+        lead(&run, variant, rows)
     };
     let groups: Vec<Group> = variants
         .iter()
@@ -467,11 +452,12 @@ fn copy_rows<G: Tables>(
         batch.rechunk_mut();
         with_lead(&exp.variants[group.variant].name, batch)
     };
-    let mut schema = (**with_lead("", G::rows_frame(&[])?)?.schema()).clone();
-    for name in ["experiment", "file_hash", "variant"] {
-        let given = schema.set_dtype(name, DataType::String);
-        debug_assert!(given.is_some(), "`{name}` is a column of games.parquet");
-    }
+    // The file's schema: the same columns with the text ones as text.
+    let text_run = run_columns(exp, 0, plain_text)?;
+    let variant = plain_text("variant", "", 0)?;
+    let schema = lead(&text_run, variant, G::rows_frame(&[])?)?
+        .schema()
+        .clone();
     let threads = rayon::current_num_threads();
     atomic_write(path, |w| {
         let out = keyed_writer(w, key)?.batched(&schema)?;
@@ -510,6 +496,16 @@ fn copy_rows<G: Tables>(
     })
 }
 
+/// A row group of `games.parquet`: the run columns `run` (as many rows as `rows` taken from
+/// them), the variant's name, then the game's own columns `rows`.
+fn lead(run: &[Column], variant: Column, rows: DataFrame) -> Result<DataFrame> {
+    let n = rows.height();
+    let mut columns: Vec<Column> = run.iter().map(|c| c.slice(0, n)).collect();
+    columns.push(variant);
+    columns.extend(rows.into_columns());
+    Ok(DataFrame::new(n, columns)?)
+}
+
 /// A row group of `games.parquet`: a variant's rows `from..from + len`, counted from its first
 /// game.
 struct Group {
@@ -545,7 +541,7 @@ pub(crate) fn variants_frame<G: Tables>(exp: &Experiment<G>) -> Result<DataFrame
 /// The columns that say what each variant is: the run columns, `variant`, then every rule
 /// option under its name. The summary and `variants.parquet` both start with these.
 fn variant_columns<G: Tables>(exp: &Experiment<G>) -> Result<Vec<Column>> {
-    let mut columns = run_columns(exp, exp.variants.len());
+    let mut columns = run_columns(exp, exp.variants.len(), plain_text)?;
     columns.push(Column::new(
         "variant".into(),
         exp.variants
@@ -611,13 +607,17 @@ fn label_column<R>(
     rows: &[R],
     code: impl Fn(&R) -> Option<usize>,
 ) -> Result<Column> {
-    let dtype = DataType::from_frozen_categories(FrozenCategories::new(labels.iter().copied())?);
     let codes = optional::<UInt32Type, _>(name, rows, |r| {
         code(r).map(|c| u32::try_from(c).expect("a label set has few labels"))
     });
-    let physical = codes
-        .as_materialized_series()
-        .cast(&DataType::from(dtype.cat_physical()?))?;
+    enum_column(labels, codes.take_materialized_series())
+}
+
+/// The column of `codes` (indices into `labels`, any unsigned type; null stays null) as a
+/// polars `Enum` of `labels`.
+fn enum_column(labels: &[&str], codes: Series) -> Result<Column> {
+    let dtype = DataType::from_frozen_categories(FrozenCategories::new(labels.iter().copied())?);
+    let physical = codes.cast(&DataType::from(dtype.cat_physical()?))?;
     Ok(Series::from_cats_and_dtype(&physical, &dtype, true)?.into_column())
 }
 
@@ -687,7 +687,7 @@ fn lengths_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
         }
     }
     let n = names.len();
-    let mut columns = run_columns(exp, n);
+    let mut columns = run_columns(exp, n, plain_text)?;
     columns.extend([
         Column::new("variant".into(), names),
         Column::new(unit.into(), battles),
@@ -698,13 +698,23 @@ fn lengths_frame<G: Tables>(exp: &Experiment<G>, aggregates: &[G::Aggregate]) ->
 
 /// The run's own columns, the same in every row: which experiment, seed and file (with its
 /// overrides, by hash) the rows come from, so that files of several runs concatenate and
-/// still say where each row belongs.
-fn run_columns<G: Tables>(exp: &Experiment<G>, n: usize) -> Vec<Column> {
-    vec![
-        Column::new("experiment".into(), vec![exp.name.as_str(); n]),
+/// still say where each row belongs. `text` makes the text ones (`n` rows of one value):
+/// [`plain_text`], or [`constant_text`] for `games.parquet`'s row groups.
+fn run_columns<G: Tables>(
+    exp: &Experiment<G>,
+    n: usize,
+    text: fn(&str, &str, usize) -> Result<Column>,
+) -> Result<Vec<Column>> {
+    Ok(vec![
+        text("experiment", &exp.name, n)?,
         Column::new("seed".into(), vec![exp.seed; n]),
-        Column::new("file_hash".into(), vec![exp.text_hash(); n]),
-    ]
+        text("file_hash", &exp.text_hash(), n)?,
+    ])
+}
+
+/// A text column of `n` rows of `value`.
+fn plain_text(name: &str, value: &str, n: usize) -> Result<Column> {
+    Ok(Column::new(name.into(), vec![value; n]))
 }
 
 /// A column of `n` rows of the text `value`, as a dictionary: an enum of that one label, its
@@ -712,10 +722,7 @@ fn run_columns<G: Tables>(exp: &Experiment<G>, n: usize) -> Vec<Column> {
 /// polars writes the dictionary's pages as it writes a text column's, but a frame's own schema
 /// would call it an enum.
 fn constant_text(name: &str, value: &str, n: usize) -> Result<Column> {
-    let dtype = DataType::from_frozen_categories(FrozenCategories::new([value])?);
-    let codes =
-        Series::new(name.into(), vec![0u8; n]).cast(&DataType::from(dtype.cat_physical()?))?;
-    Ok(Series::from_cats_and_dtype(&codes, &dtype, true)?.into_column())
+    enum_column(&[value], Series::new(name.into(), vec![0u8; n]))
 }
 
 #[cfg(test)]
