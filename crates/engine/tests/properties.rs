@@ -1119,6 +1119,68 @@ fn the_last_two_seats_play_the_general_loops_games() {
     assert!(2 * handed > played, "{handed} of {played}");
 }
 
+/// With a prize, a seat down to its last card gives no prize and turns that card up; the
+/// table loop plays such battles in its run of plain battles (and hands their ties to the
+/// general contest). Every pick-up order, one and two piles, `speed`, the endings that count
+/// cards and the tables' own wars, with 2–4 seats kept at the table to the end (the games'
+/// last two seats too): the general loop's games, loops and caps included.
+#[test]
+fn seats_down_to_one_card_play_the_general_loops_games() {
+    let extras: [&[(&str, &str)]; 12] = [
+        &[],
+        &[("war_down", "1")],
+        &[("short_war", "last-card-up")],
+        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+        &[("pile", "two-pile"), ("on_empty", "shuffle")],
+        &[("speed", "0.3")],
+        &[("pile", "two-pile"), ("speed", "0.2")],
+        &[("target_cards", "30")],
+        &[("min_cards", "2")],
+        &[("war_cause_to_loser", "true")],
+        &[("wars_to_win", "4")],
+        &[("ranking", "peasant"), ("deck", "jokers54")],
+    ];
+    let mut compared = 0;
+    for players in ["2", "3", "4"] {
+        for pickup in [
+            "shuffled",
+            "seat",
+            "winner-first",
+            "loser-first",
+            "played",
+            "rank-desc",
+            "rank-asc",
+        ] {
+            for extra in extras {
+                // (The war's loser taking back its cause is a 2-player rule.)
+                if players != "2" && extra.contains(&("war_cause_to_loser", "true")) {
+                    continue;
+                }
+                let pairs = [
+                    ("players", players),
+                    ("pickup", pickup),
+                    ("prize", "true"),
+                    ("safety_cap", "5000"),
+                ];
+                let rules =
+                    Rules::from_pairs(pairs.into_iter().chain(extra.iter().copied())).unwrap();
+                let mut engine = Engine::new(&rules);
+                let games: Vec<GameSeed> = (0..40).map(|g| GameSeed::new(29, 3, g)).collect();
+                assert!(engine.force_loop(HotLoop::General));
+                let want: Vec<GameRecord> = games.iter().map(|&g| engine.play(g)).collect();
+                assert!(engine.force_loop(HotLoop::Table), "{rules}");
+                // The last two seats at the table, where seats hold a card most often.
+                engine.force_last_two_loop(None);
+                for (&id, want) in games.iter().zip(&want) {
+                    assert_eq!(&engine.play(id), want, "{id:?}, rules {rules}");
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 3 * 7 * 12 - 2 * 7);
+}
+
 /// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the
 /// 3-seat loops of `players=3, pickup=seat` run to periods of 180,180 battles. Among the first
 /// games of a seed, those whose loop closes after more battles than that are played by every

@@ -10,11 +10,12 @@
 //! seat can play it in full ([`lane_war`](lane_war::lane_war); with hands each face-up card
 //! from the hand; two seats with hands under an ordered ranking, [`pair_war`](lane_war::pair_war)
 //! first), else a war on the rings ([`tie`]), with hands
-//! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars); short
-//! stacks and `on_empty = lose` are the general [`battle`](general::battle) on the same seats,
-//! but for seats with hands (without an ending that counts cards), whose hands play down and
-//! grow back in [`short_run`](short::short_run) once a seat's supply is out (with a prize, down
-//! to one card). Once two seats are left, the engine may take the game over for the two-seat
+//! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars). With a
+//! prize, a seat down to its last card gives none and turns that card up, in the run too.
+//! `on_empty = lose` is the general [`battle`](general::battle) on the same seats, and so are
+//! short hands with an ending that counts cards; other seats with hands play down and grow
+//! back in [`short_run`](short::short_run) once a seat's supply is out (with a prize, down to
+//! one card). Once two seats are left, the engine may take the game over for the two-seat
 //! loops ([`Played::LastTwo`]).
 //!
 //! This module is the ring and what it hands to the runs; the runs are
@@ -200,11 +201,12 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// plain battles are [`plain_run`]'s (two seats with hands: [`pair_hands`]'), on lanes in
 /// registers, and their wars too, where every tied seat can play them in full and they are
 /// neither `wars_to_win` nor `war_cause_to_loser` wars ([`lane_war`]); other wars and endings
-/// go to the [`battle`]'s own [`tie`] and [`general::after`], and a battle where a hand is not
-/// full or cannot be refilled, or a seat cannot give a prize and turn up a card ([`off_ring`];
-/// the run stops after the battle that leaves a seat that short, its won pile counted under
-/// two piles) to [`battle`] itself, but where hands may play short
-/// ([`short_run`](short::short_run)).
+/// go to the [`battle`]'s own [`tie`] and [`general::after`]. Without hands, a seat down to
+/// one card (its won pile counted under two piles) gives no prize in the run, whose ties then
+/// go to the general contest. With hands, a battle where a hand is not full or cannot be
+/// refilled, or a seat cannot give a prize and refill its hand ([`off_ring`]; the run stops
+/// after the battle that leaves a seat that short) goes to [`battle`] itself, but where hands
+/// may play short ([`short_run`](short::short_run)).
 /// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
@@ -314,18 +316,18 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     }
 }
 
-/// Whether the next battle is the table [`battle`]'s, not the ring's: a seat in the game
-/// holds fewer cards than the battle takes from its stack (a prize and a face-up card; with
-/// hands the card that refills the hand, after the prize if there is one; under two piles,
-/// its won pile counts: the ring turns it over where the stack draws), or
-/// with hands fewer cards in hand than the rules' hand. Seats with hands where the [`Shape`]
-/// lets them play short hands ([`short_run`](short::short_run)) never are.
+/// Whether the next battle is the table [`battle`]'s, not the ring's: with hands, a seat in
+/// the game holds fewer cards than the battle takes from its stack (the card that refills the
+/// hand, after the prize if there is one; under two piles, its won pile counts: the ring turns
+/// it over where the stack draws), or fewer cards in hand than the rules' hand. Seats with
+/// hands where the [`Shape`] lets them play short hands ([`short_run`](short::short_run))
+/// never are, nor seats without hands: one down to a card gives no prize in the run
+/// ([`plain_run`]'s bare battle).
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
-    let need = if HANDS { 1 } else { usize::from(PRIZE) } + usize::from(PRIZE);
-    need > 0
+    let need = 1 + usize::from(PRIZE);
+    HANDS
         && !shape.short_hands
-        && seats(s.in_game)
-            .any(|p| s.l[p] + s.m[p] < need || HANDS && usize::from(s.hand_len[p]) < r.hand)
+        && seats(s.in_game).any(|p| s.l[p] + s.m[p] < need || usize::from(s.hand_len[p]) < r.hand)
 }
 
 /// One leg of the [`ring`]: plain battles on lanes ([`plain_any`]) until one is not, then that

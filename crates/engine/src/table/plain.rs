@@ -8,10 +8,10 @@ use super::lanes::{
     put_under, refill, refill_card, tops, turn_over_lanes,
 };
 use super::short::{Short, short_run};
-use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
+use super::{LANE, LANES_RING, NONE, Run, Shape, Stop, by_seat, seat_mask};
 use crate::cycle::TRAIL;
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules, policy};
+use crate::rules::{Policy, Rules, pick, policy};
 use crate::seats::Seats;
 use crate::state::MAX_PLAYERS;
 
@@ -29,7 +29,8 @@ use crate::state::MAX_PLAYERS;
 /// piles won cards go onto the won piles (`wons`), and a stack that has run out turns its won pile
 /// over where the general draw would: at the start of the next battle ([`turn_over_lanes`]), or
 /// with hands or a prize where it draws ([`refill_card`]): every prize first, then each face-up
-/// card or refill (after the seat's pick).
+/// card or refill (after the seat's pick). With a prize and without hands, a battle in which a
+/// seat holds one card is [`bare_battle`]'s, in the run.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn plain_run<
@@ -140,6 +141,9 @@ pub(super) fn plain_run<
             stop
         }};
     }
+    // Without hands, a seat down to one card (its stack, and its won pile under two piles) plays
+    // on in the run: it gives no prize ([`bare_battle`]). Such a battle is due when `bare`.
+    let mut bare = PRIZE && !HANDS && lane_short::<M, true>(lens + wons);
     let stop = 'run: {
         // A leg may start with a seat's supply out (its hand full or not).
         if HANDS
@@ -156,150 +160,179 @@ pub(super) fn plain_run<
                 shuffled += turn_over_lanes::<M>(buf, &base, cap, h, l, w, shape.shuffles, rng);
             }
             battles += 1;
-            let (mut prs, mut ups) = (0u64, 0u64);
-            if PRIZE && TWO {
-                // Under two piles every prize first, each stack turning its won pile over where
-                // it has run out, as the general draw does; then the face-up cards, alike. (This
-                // loop, `pair_hands`' and `short_run`'s as one helper measured 3–18 % more
-                // instructions.)
-                for (i, &b) in base.iter().enumerate() {
-                    let (h, l, w) = (&mut heads, &mut lens, &mut wons);
-                    // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
-                    let (turned, card) =
-                        unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
-                    shuffled += turned;
-                    prs |= card << (8 * i);
-                    heads = (heads + (1 << (16 * i))) & wrap;
-                    lens -= 1 << (16 * i);
+            let (w, warred);
+            if PRIZE && !HANDS && bare {
+                let lanes = (&mut heads, &mut lens, &mut wons);
+                // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of two.
+                let battle = unsafe {
+                    bare_battle::<M, TWO, PICK, ORDERED>(
+                        r,
+                        buf,
+                        &base,
+                        cap,
+                        seat,
+                        shape,
+                        lanes,
+                        &mut shuffled,
+                        rng,
+                        order_buf,
+                        &mut run.bare,
+                    )
+                };
+                match battle {
+                    Ok(lane) => (w, warred) = (lane, false),
+                    Err(stop) => {
+                        ahead = 1;
+                        break stop;
+                    }
                 }
-            }
-            for (i, &b) in base.iter().enumerate() {
-                let pos = (heads >> (16 * i)) as usize & mask;
-                // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
-                let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
-                if PRIZE && !TWO {
-                    // The top card is the prize, the one under it turned up (or, with hands, put
-                    // into the hand in place of the card played).
-                    // SAFETY: as above, the position masked into the stretch.
-                    let next = u64::from(unsafe { *buf.get_unchecked(b + ((pos + 1) & mask)) });
-                    prs |= top << (8 * i);
-                    let up = if HANDS {
+            } else {
+                let (mut prs, mut ups) = (0u64, 0u64);
+                if PRIZE && TWO {
+                    // Under two piles every prize first, each stack turning its won pile over where
+                    // it has run out, as the general draw does; then the face-up cards, alike. (This
+                    // loop, `pair_hands`' and `short_run`'s as one helper measured 3–18 % more
+                    // instructions.)
+                    for (i, &b) in base.iter().enumerate() {
+                        let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                        // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                        let (turned, card) =
+                            unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
+                        shuffled += turned;
+                        prs |= card << (8 * i);
+                        heads = (heads + (1 << (16 * i))) & wrap;
+                        lens -= 1 << (16 * i);
+                    }
+                }
+                for (i, &b) in base.iter().enumerate() {
+                    let pos = (heads >> (16 * i)) as usize & mask;
+                    // SAFETY: `pos < cap` and the stretch `b .. b + cap` lies in `buf` (asserted).
+                    let top = u64::from(unsafe { *buf.get_unchecked(b + pos) });
+                    if PRIZE && !TWO {
+                        // The top card is the prize, the one under it turned up (or, with hands, put
+                        // into the hand in place of the card played).
+                        // SAFETY: as above, the position masked into the stretch.
+                        let next = u64::from(unsafe { *buf.get_unchecked(b + ((pos + 1) & mask)) });
+                        prs |= top << (8 * i);
+                        let up = if HANDS {
+                            let up;
+                            (up, words[i]) = draw_up(r, policy[i], hand, words[i], next, rng);
+                            up
+                        } else {
+                            next
+                        };
+                        ups |= up << (8 * i);
+                    } else if HANDS {
+                        let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
+                        let top = if TWO {
+                            let (h, l, w) = (&mut heads, &mut lens, &mut wons);
+                            // SAFETY: as above, the stretch lies in `buf`.
+                            let (turned, card) = unsafe {
+                                refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng)
+                            };
+                            shuffled += turned;
+                            card
+                        } else {
+                            top
+                        };
                         let up;
-                        (up, words[i]) = draw_up(r, policy[i], hand, words[i], next, rng);
-                        up
-                    } else {
-                        next
-                    };
-                    ups |= up << (8 * i);
-                } else if HANDS {
-                    let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
-                    let top = if TWO {
+                        (up, words[i]) = refill(words[i], slot, top);
+                        ups |= up << (8 * i);
+                    } else if PRIZE {
+                        // (Two piles.)
                         let (h, l, w) = (&mut heads, &mut lens, &mut wons);
                         // SAFETY: as above, the stretch lies in `buf`.
                         let (turned, card) =
                             unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
                         shuffled += turned;
-                        card
+                        ups |= card << (8 * i);
                     } else {
-                        top
-                    };
-                    let up;
-                    (up, words[i]) = refill(words[i], slot, top);
-                    ups |= up << (8 * i);
-                } else if PRIZE {
-                    // (Two piles.)
-                    let (h, l, w) = (&mut heads, &mut lens, &mut wons);
-                    // SAFETY: as above, the stretch lies in `buf`.
-                    let (turned, card) =
-                        unsafe { refill_card(buf, b, cap, i, h, l, w, shape.shuffles, rng) };
-                    shuffled += turned;
-                    ups |= card << (8 * i);
+                        ups |= top << (8 * i);
+                    }
+                }
+                // (Under two piles the prizes are taken already.)
+                let moved = if PRIZE && !TWO { 2 * ones } else { ones };
+                heads = (heads + moved) & wrap;
+                lens -= moved;
+                let best = best_lane::<M, ORDERED>(r, ups);
+                // The grab's draw comes after the face-up cards, as in the table battle.
+                let best = if grabs && rng.next_u64() < threshold {
+                    1
                 } else {
-                    ups |= top << (8 * i);
+                    best
+                };
+                if best & (best - 1) != 0 {
+                    // The war among the tied lanes is played here where they can play it in full
+                    // ([`lane_war`]); otherwise it is the table's.
+                    let war = if shape.lane_wars {
+                        let lanes = (heads, lens, wons, words);
+                        // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
+                        // two.
+                        unsafe {
+                            lane_war::<M, HANDS, PRIZE, TWO, ORDERED>(
+                                r,
+                                buf,
+                                base,
+                                cap,
+                                lanes,
+                                rng.clone(),
+                                policy,
+                                shape.shuffles,
+                                best,
+                                prs,
+                                ups,
+                                order_buf,
+                            )
+                        }
+                    } else {
+                        None
+                    };
+                    let Some(war) = war else {
+                        ahead = 1;
+                        break Stop::tie::<M>(seat, best, prs, ups);
+                    };
+                    (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
+                    *rng = war.rng;
+                    (w, warred) = (war.winner, true);
+                    wars = wars.and(war.depth, war.cards);
+                    shuffled += war.shuffled;
+                } else {
+                    // The best card's lane: `best` has a bit set, and none above the `M` lanes.
+                    (w, warred) = (best.trailing_zeros() as usize, false);
+                    debug_assert!(w < M);
+                    let (cards, k) = if PRIZE {
+                        (
+                            order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
+                            2 * M,
+                        )
+                    } else {
+                        (order::<M, PICK>(rng, ups, w), M)
+                    };
+                    // Every card a seat holds: its stack, and its won pile under two piles.
+                    let held = if TWO { lens + wons } else { lens };
+                    let grown = if TWO { &mut wons } else { &mut lens };
+                    // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
+                    unsafe {
+                        put_under(
+                            buf,
+                            *base.get_unchecked(w),
+                            cap,
+                            heads,
+                            held,
+                            grown,
+                            w,
+                            cards,
+                            k,
+                        )
+                    };
                 }
             }
-            // (Under two piles the prizes are taken already.)
-            let moved = if PRIZE && !TWO { 2 * ones } else { ones };
-            heads = (heads + moved) & wrap;
-            lens -= moved;
-            let best = best_lane::<M, ORDERED>(r, ups);
-            // The grab's draw comes after the face-up cards, as in the table battle.
-            let best = if grabs && rng.next_u64() < threshold {
-                1
-            } else {
-                best
-            };
-            let (w, warred);
-            if best & (best - 1) != 0 {
-                // The war among the tied lanes is played here where they can play it in full
-                // ([`lane_war`]); otherwise it is the table's.
-                let war = if shape.lane_wars {
-                    let lanes = (heads, lens, wons, words);
-                    // SAFETY: every lane's stretch lies in `buf` (asserted); `cap` is a power of
-                    // two.
-                    unsafe {
-                        lane_war::<M, HANDS, PRIZE, TWO, ORDERED>(
-                            r,
-                            buf,
-                            base,
-                            cap,
-                            lanes,
-                            rng.clone(),
-                            policy,
-                            shape.shuffles,
-                            best,
-                            prs,
-                            ups,
-                            order_buf,
-                        )
-                    }
-                } else {
-                    None
-                };
-                let Some(war) = war else {
-                    ahead = 1;
-                    break Stop::tie::<M>(seat, best, prs, ups);
-                };
-                (heads, lens, wons, words) = (war.heads, war.lens, war.wons, war.words);
-                *rng = war.rng;
-                (w, warred) = (war.winner, true);
-                wars = wars.and(war.depth, war.cards);
-                shuffled += war.shuffled;
-            } else {
-                // The best card's lane: `best` has a bit set, and none above the `M` lanes.
-                (w, warred) = (best.trailing_zeros() as usize, false);
-                debug_assert!(w < M);
-                let (cards, k) = if PRIZE {
-                    (
-                        order_prize::<M, PICK>(rng, prs, ups, w, shape.layered),
-                        2 * M,
-                    )
-                } else {
-                    (order::<M, PICK>(rng, ups, w), M)
-                };
-                // Every card a seat holds: its stack, and its won pile under two piles.
-                let held = if TWO { lens + wons } else { lens };
-                let grown = if TWO { &mut wons } else { &mut lens };
-                // SAFETY: `w < M` (above), and every lane's stretch lies in `buf` (asserted).
-                unsafe {
-                    put_under(
-                        buf,
-                        *base.get_unchecked(w),
-                        cap,
-                        heads,
-                        held,
-                        grown,
-                        w,
-                        cards,
-                        k,
-                    )
-                };
-            }
             let totals = if TWO { lens + wons } else { lens };
-            // A seat out of cards stops the run. With a prize, a seat down to one card stops it
-            // too (the next battle is the table battle's, or with hands `short_run`'s).
+            // A seat out of cards stops the run. With a prize and hands, a seat down to one card
+            // stops it too (the next battle is the table battle's, or `short_run`'s); without
+            // hands the next battle is a bare one.
             if has_zero_lane(totals | pad)
-                || PRIZE && has_zero_lane((totals - ones) | pad)
+                || HANDS && PRIZE && has_zero_lane((totals - ones) | pad)
                 || shape.may_end::<M>(totals, battles)
             {
                 // With hands, a seat out of its supply plays on short hands where it may, this
@@ -312,6 +345,9 @@ pub(super) fn plain_run<
                     Some(stop) => break stop,
                     None => continue,
                 }
+            }
+            if PRIZE && !HANDS {
+                bare = lane_short::<M, true>(totals);
             }
             // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
             // seat holds strictly the most cards, the leader is that seat. A plain battle raises
@@ -397,6 +433,116 @@ pub(super) fn plain_run<
         ..*run
     };
     stop
+}
+
+/// A battle of [`plain_run`] with a prize and without hands, where a seat holds a single card
+/// (its stack, and its won pile under two piles), played as the general battle plays it: that
+/// seat gives no prize and turns its card up. Every other seat gives its prize first (under two
+/// piles every prize before the face-up cards, each stack turning its won pile over where it
+/// draws), then the grab's draw under `speed`. A tie is the general contest's ([`Stop::Bare`],
+/// the cards off the lanes); otherwise the winner picks up every seat's pot (the prize under
+/// the face-up card) in the general order. Adds the prizes not given to `bare`; returns the
+/// winner's lane.
+///
+/// # Safety
+/// Every lane's stretch `base[i] .. base[i] + cap` lies in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // the run's position, handed over
+#[cold]
+#[inline(never)]
+unsafe fn bare_battle<const M: usize, const TWO: bool, const PICK: u8, const ORDERED: bool>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: &[usize; M],
+    cap: usize,
+    seat: &[usize; MAX_PLAYERS],
+    shape: &Shape,
+    (heads, lens, wons): (&mut u64, &mut u64, &mut u64),
+    shuffled: &mut u64,
+    rng: &mut GameRng,
+    order_buf: &mut Vec<u8>,
+    bare: &mut u64,
+) -> Result<usize, Stop> {
+    let ones = (0..M).fold(0u64, |v, i| v | 1 << (16 * i));
+    let wrap = ones * (cap - 1) as u64;
+    let supply = |lens: u64, wons: u64, i: usize| ((lens + wons) >> (16 * i)) as usize & LANE;
+    // The next card of lane `i` taken off its stack (a won pile turned over first where the
+    // stack has run out).
+    let mut take = |i: usize, heads: &mut u64, lens: &mut u64, wons: &mut u64| {
+        // SAFETY: the stretch lies in `buf` and `cap` is a power of two (the caller's word).
+        let (turned, card) =
+            unsafe { refill_card(buf, base[i], cap, i, heads, lens, wons, shape.shuffles, rng) };
+        *heads = (*heads + (1 << (16 * i))) & wrap;
+        *lens -= 1 << (16 * i);
+        (turned, card)
+    };
+    let (mut prs, mut ups, mut prized) = (0u64, 0u64, 0u8);
+    for i in 0..M {
+        if supply(*lens, *wons, i) >= 2 {
+            let (turned, card) = take(i, heads, lens, wons);
+            *shuffled += turned;
+            prs |= card << (8 * i);
+            prized |= 1 << i;
+        }
+    }
+    *bare += u64::from(M as u32 - prized.count_ones());
+    for i in 0..M {
+        let (turned, card) = take(i, heads, lens, wons);
+        *shuffled += turned;
+        ups |= card << (8 * i);
+    }
+    let (grabs, threshold) = shape.grab(seat);
+    let best = best_lane::<M, ORDERED>(r, ups);
+    let best = if grabs && rng.next_u64() < threshold {
+        1
+    } else {
+        best
+    };
+    if best & (best - 1) != 0 {
+        return Err(Stop::Bare {
+            given: seat_mask::<M>(seat, prized),
+            prize: by_seat::<M>(seat, prs),
+            up: by_seat::<M>(seat, ups),
+        });
+    }
+    let w = best.trailing_zeros() as usize;
+    debug_assert!(w < M);
+    let (cards, k) = if PICK == pick::SHUFFLED {
+        // The pots in seat order (lane order) in a word, shuffled with the general draws.
+        let (mut word, mut k) = (0u64, 0);
+        for i in 0..M {
+            if prized >> i & 1 != 0 {
+                word |= (prs >> (8 * i) & 0xFF) << (8 * k);
+                k += 1;
+            }
+            word |= (ups >> (8 * i) & 0xFF) << (8 * k);
+            k += 1;
+        }
+        (rng.shuffle_word(word, k), k)
+    } else {
+        // Each seat's pot, the prize (if it gave one) under its face-up card, by seat.
+        let mut pots = [[0u8; 2]; MAX_PLAYERS];
+        let mut sizes = [0usize; MAX_PLAYERS];
+        for (i, &q) in seat.iter().enumerate().take(M) {
+            let up = (ups >> (8 * i)) as u8;
+            (pots[q], sizes[q]) = if prized >> i & 1 != 0 {
+                ([(prs >> (8 * i)) as u8, up], 2)
+            } else {
+                ([up, 0], 1)
+            };
+        }
+        let of: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|q| &pots[q][..sizes[q]]);
+        r.order_pickup(seat[w], &of[..r.players], order_buf, rng);
+        let cards = order_buf
+            .iter()
+            .rev()
+            .fold(0u64, |v, &c| v << 8 | u64::from(c));
+        (cards, order_buf.len())
+    };
+    let held = *lens + *wons;
+    let grown = if TWO { wons } else { lens };
+    // SAFETY: `w < M`, and the stretch lies in `buf` (the caller's word).
+    unsafe { put_under(buf, base[w], cap, *heads, held, grown, w, cards, k) };
+    Ok(w)
 }
 
 /// The lane among the first `M` (lane `i` is seat `seat[i]`'s, holding lane `i` of `totals`)
