@@ -283,6 +283,14 @@ impl Engine {
         self.seats.lane_wars()
     }
 
+    /// Prizes the table loop's runs played without (a seat down to its last card, or a short
+    /// hand's supply out) since this engine was made (counted again where loop detection
+    /// replays a stretch; the tests check that such battles run).
+    #[doc(hidden)]
+    pub fn bare_prizes(&self) -> u64 {
+        self.seats.bare_prizes()
+    }
+
     /// Games whose last two seats went to a two-seat loop since this engine was made.
     #[doc(hidden)]
     pub fn last_two_games(&self) -> u64 {

@@ -318,7 +318,9 @@ impl GameRng {
             return;
         }
         let mut i = n - 1;
-        if i >= 2 && self.has_half {
+        // A pending half first, one draw at a time: a draw `below` rejects leaves another half
+        // pending, which the next draw takes before the steps below begin.
+        while i >= 2 && self.has_half {
             let j = self.below(i as u32 + 1) as usize;
             s.swap(i, j);
             i -= 1;
@@ -555,6 +557,29 @@ mod tests {
             let half = (words[(draw / 2) as usize] >> (32 * (draw % 2))) as u32;
             assert!((u64::from(half) * bound) as u32 as u64 <= bound);
             same_as_reference(GameSeed::new(0, 0, g), &[52, 52, 10]);
+        }
+    }
+
+    /// A shuffle that starts on a pending half its first draw rejects: `below` takes a new
+    /// step and leaves its upper half pending, which the next draw must take (as one draw at a
+    /// time takes it) before the long shuffle's steps two at a time begin.
+    #[test]
+    fn a_rejected_first_draw_on_a_pending_half() {
+        for n in [7usize, 9, 10, 13, 26, 52] {
+            for g in 0..50 {
+                let mut a = GameRng::new(GameSeed::new(5, 1, g));
+                // A pending half of 0: `0 · n` has a low half of 0, below `2^32 mod n` for
+                // every bound that is not a power of two.
+                (a.half, a.has_half) = (0, true);
+                assert!(!n.is_power_of_two());
+                let mut b = a.clone();
+                let mut x: Vec<u8> = (0..n as u8).collect();
+                let mut y = x.clone();
+                a.shuffle(&mut x);
+                reference_shuffle(&mut b, &mut y);
+                assert_eq!(x, y, "{n} cards, game {g}");
+                assert_eq!((a.below(7), a.next_u64()), (b.below(7), b.next_u64()));
+            }
         }
     }
 

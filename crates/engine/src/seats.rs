@@ -57,6 +57,9 @@ pub(crate) struct Seats {
     /// Rounds of war the table loop's runs played on their lanes since these seats were made
     /// (a check for the tests that they run).
     lane_wars: u64,
+    /// Prizes the table loop's runs played without since these seats were made: a seat down
+    /// to its last card, or a short hand's supply out (a check for the tests that they run).
+    bare_prizes: u64,
     /// Won piles shuffled into a stack since the game was dealt or loaded (not part of the
     /// state).
     shuffles: u64,
@@ -91,6 +94,7 @@ impl Seats {
             vectors: crate::block::available(),
             hand_blocks: 0,
             lane_wars: 0,
+            bare_prizes: 0,
             shuffles: 0,
         }
     }
@@ -114,6 +118,16 @@ impl Seats {
     /// Counts `n` more rounds of war played on the lanes.
     pub(crate) fn count_lane_wars(&mut self, n: u64) {
         self.lane_wars += n;
+    }
+
+    /// Prizes not given in the table loop's runs.
+    pub(crate) fn bare_prizes(&self) -> u64 {
+        self.bare_prizes
+    }
+
+    /// Counts `n` more prizes not given in a run.
+    pub(crate) fn count_bare_prizes(&mut self, n: u64) {
+        self.bare_prizes += n;
     }
 
     /// Counts `n` more blocks of hand battles played with the vector code.

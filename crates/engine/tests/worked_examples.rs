@@ -3,7 +3,7 @@
 
 mod common;
 use common::{play, play_seeded, rules, s};
-use warlab_engine::{Deal, EndReason, Engine, GameSeed, RuleOptions, Rules};
+use warlab_engine::{Deal, EndReason, Engine, GameSeed, HotLoop, RuleOptions, Rules};
 
 const SEAT: (&str, &str) = ("pickup", "seat");
 
@@ -465,6 +465,66 @@ fn prize_card() {
         "a player with one card keeps it to play"
     );
     assert_eq!((b[1].winner, b[1].pot), (Some(1), 3));
+}
+
+/// Three seats with a prize, one of them dealt a single card; seats down to their last card
+/// give no prize and turn that card up. Worked by hand (pick-up layer by layer, seat 0's card
+/// first in each layer; a pot is each seat's prize, then its face-up card):
+/// 1. prizes 4♣ 6♦, none from seat 2; Q 9 K: seat 2 takes 4 6 K Q 9.
+/// 2. seats 0 and 1 hold one card each: no prizes but seat 2's 4; 5 7 6: seat 1 takes 5 7 4 6,
+///    and seat 0 is out.
+/// 3. prizes 5 K; 7 Q: seat 2 takes 5 K 7 Q (seat 1: 4 6; seat 2: 9 5 K 7 Q).
+/// 4. prizes 4 9; 6 5: seat 1 takes 4 9 6 5 (seat 1: 4 9 6 5; seat 2: K 7 Q).
+/// 5. prizes 4 K; 9 7: seat 1 takes 4 K 9 7 (seat 1: 6 5 4 K 9 7; seat 2: Q).
+/// 6. seat 2's last card: prize 6 from seat 1 only; 5 Q: seat 2 takes 6 Q 5.
+/// 7. prizes 4 6; K Q: seat 1 takes 4 6 K Q (seat 1: 9 7 4 6 K Q; seat 2: 5).
+/// 8. prize 9 from seat 1 only; 7 5: seat 1 takes 9 5 7, and seat 2 is out.
+///
+/// Every loop that plays the rules plays the same game, with the last two seats kept at the
+/// table or handed to the two-seat loops.
+#[test]
+fn prize_not_given_from_a_last_card() {
+    let pairs = [SEAT, ("prize", "true"), ("players", "3")];
+    let text = "4C QS 5C / 6D 9H 7D / KS";
+    let (rec, log) = play(&pairs, text);
+    let b = &log.battles;
+    let p = |v: &[(usize, &str)]| {
+        v.iter()
+            .map(|&(q, c)| (q, c.to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(b[0].prizes, p(&[(0, "4"), (1, "6")]), "seat 2 has one card");
+    assert_eq!((b[0].winner, b[0].pot), (Some(2), 5));
+    assert_eq!(b[1].prizes, p(&[(2, "4")]), "seats 0 and 1 have one card");
+    assert_eq!((b[1].winner, b[1].pot), (Some(1), 4));
+    assert_eq!(b[5].prizes, p(&[(1, "6")]));
+    assert_eq!((b[5].winner, b[5].pot), (Some(2), 3));
+    assert_eq!(b[7].prizes, p(&[(1, "9")]));
+    assert_eq!((b[7].winner, b[7].pot), (Some(1), 3));
+    assert_eq!(
+        (rec.end, rec.winner, rec.battles, rec.wars, rec.cards_turned),
+        (EndReason::AllCards, Some(1), 8, 0, 31)
+    );
+    let rules = rules(&pairs);
+    let deal = Deal::parse(&rules, text).unwrap();
+    let mut engine = Engine::new(&rules);
+    let mut played = 0;
+    for hot in HotLoop::ALL {
+        if !engine.force_loop(hot) {
+            continue;
+        }
+        for last in [None, Some(HotLoop::Duo), Some(HotLoop::Block)] {
+            if engine.force_last_two_loop(last) || last.is_none() {
+                let got = engine.play_deal(&deal, GameSeed::new(0, 0, 0));
+                assert_eq!(got, rec, "{hot} loop, last two {last:?}");
+                played += 1;
+            }
+        }
+    }
+    assert!(
+        played >= 3,
+        "the general loop and the table loop, the last two kept or not"
+    );
 }
 
 #[test]

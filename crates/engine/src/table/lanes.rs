@@ -25,7 +25,8 @@ pub(super) fn lane_out<const M: usize>(x: u64) -> bool {
 }
 
 /// Whether the supply (`supply`, the first `M` lanes) of a seat is short of a battle in full:
-/// out, or with a `PRIZE` down to one card (the prize, and no card to refill the hand).
+/// out, or with a `PRIZE` down to one card (with hands: the prize, and no card to refill the
+/// hand; without: no prize, the card turned up).
 #[inline(always)]
 pub(super) fn lane_short<const M: usize, const PRIZE: bool>(supply: u64) -> bool {
     // A lane below 2 is one with every bit above its lowest clear.

@@ -148,9 +148,10 @@ enum Stop {
         prize: [u8; MAX_PLAYERS],
         up: [u8; MAX_PLAYERS],
     },
-    /// A tie in a battle of short hands ([`short_run`](short::short_run)) where a seat gave no
-    /// prize (its supply was out): the face-up cards `up`, the prizes `prize` of the seats in
-    /// `given`. The general contest plays it, as the general battle does.
+    /// A tie in a battle where a seat gave no prize: a short hand's, its supply out
+    /// ([`short_run`](short::short_run)), or a seat's down to its last card (`plain_run`'s
+    /// bare battle): the face-up cards `up`, the prizes `prize` of the seats in `given`. The
+    /// general contest plays it, as the general battle does.
     Bare {
         given: u8,
         prize: [u8; MAX_PLAYERS],
@@ -420,6 +421,7 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     }
     s.count_shuffles(run.shuffled);
     s.count_lane_wars(run.wars.rounds);
+    s.count_bare_prizes(run.bare);
     let need = 1 + u64::from(PRIZE);
     tally.cards_turned +=
         (run.battles - tally.battles) * seated as u64 * need + run.wars.cards - run.bare;
@@ -633,7 +635,8 @@ struct Run {
     /// short.
     held: u64,
     /// Prizes not given in the run's battles: by a seat whose supply was out
-    /// ([`short_run`](short::short_run)).
+    /// ([`short_run`](short::short_run)), or down to its last card (`plain_run`'s bare
+    /// battle).
     bare: u64,
 }
 

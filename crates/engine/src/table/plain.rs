@@ -17,8 +17,8 @@ use crate::state::MAX_PLAYERS;
 
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack; with `PRIZE`,
 /// the top card as the prize and the next face up) until one is not: a tie whose war
-/// [`lane_war`] cannot play, a battle after which an ending may come, or a look for the safety
-/// cap or Brent's detection. Heads and stack lengths (and won-pile lengths with two piles) are
+/// [`lane_war`] cannot play (or any tie of a [`bare_battle`]), a battle after which an ending
+/// may come, or a look for the safety cap or Brent's detection. Heads and stack lengths (and won-pile lengths with two piles) are
 /// 16-bit lanes of words, so a battle moves every seat in one addition; who won picks its lane by a
 /// shift, not a branch (which seat wins is what a branch predictor cannot guess). The pick-up order
 /// `PICK` and whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
@@ -352,9 +352,10 @@ pub(super) fn plain_run<
             // `Tally::note_leader`. Every battle (and the deal) notes the leader, so whenever one
             // seat holds strictly the most cards, the leader is that seat. A plain battle raises
             // only the winner's count and lowers every other by the same one card (two with a
-            // prize), which keeps the others' order: once a game has a leader, the lead changes
-            // only to the winner, when it now holds more than every other seat. Without a branch on
-            // the cards.
+            // prize; a seat that gave none in a bare battle and lost is out, and the run stopped
+            // above), which keeps the others' order: once a game has a leader, the lead changes
+            // only to the winner, when it now holds more than every other seat. Without a branch
+            // on the cards.
             //
             // Once the leader is a lane's seat holding the most cards (`lead`), it stays among the
             // seats holding the most: only the winner can pass it, so one count is compared.
