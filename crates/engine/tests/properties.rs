@@ -177,6 +177,17 @@ proptest! {
     }
 }
 
+/// Every pick-up order, by its name in the rules.
+const EVERY_PICKUP: [&str; 7] = [
+    "shuffled",
+    "seat",
+    "winner-first",
+    "loser-first",
+    "played",
+    "rank-desc",
+    "rank-asc",
+];
+
 /// Plays `games` with the general loop and then with every other loop that can play `rules`
 /// here: the records must be equal. Returns the loops compared.
 fn every_loop_agrees(rules: &Rules, games: &[GameSeed]) -> Result<Vec<HotLoop>, TestCaseError> {
@@ -1059,15 +1070,7 @@ fn the_last_two_seats_play_the_general_loops_games() {
     ];
     let (mut played, mut handed, mut compared) = (0, 0, [0; 3]);
     for players in ["3", "4"] {
-        for pickup in [
-            "shuffled",
-            "seat",
-            "winner-first",
-            "loser-first",
-            "played",
-            "rank-desc",
-            "rank-asc",
-        ] {
+        for pickup in EVERY_PICKUP {
             for extra in extras {
                 let pairs = [
                     ("players", players),
@@ -1142,15 +1145,7 @@ fn seats_down_to_one_card_play_the_general_loops_games() {
     ];
     let (mut compared, mut bare_prizes) = (0, 0);
     for players in ["2", "3", "4"] {
-        for pickup in [
-            "shuffled",
-            "seat",
-            "winner-first",
-            "loser-first",
-            "played",
-            "rank-desc",
-            "rank-asc",
-        ] {
+        for pickup in EVERY_PICKUP {
             for extra in extras {
                 // (The war's loser taking back its cause is a 2-player rule.)
                 if players != "2" && extra.contains(&("war_cause_to_loser", "true")) {
@@ -1291,15 +1286,7 @@ fn two_piles_with_a_prize_or_speed_play_alike_on_two_seats() {
     ];
     for extra in extras {
         for on_empty in ["turn-over", "shuffle", "lose"] {
-            for pickup in [
-                "shuffled",
-                "seat",
-                "played",
-                "winner-first",
-                "loser-first",
-                "rank-desc",
-                "rank-asc",
-            ] {
+            for pickup in EVERY_PICKUP {
                 for ranking in ["aces-high", "peasant"] {
                     let pairs = [
                         ("pile", "two-pile"),
