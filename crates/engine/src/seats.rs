@@ -173,7 +173,14 @@ impl Seats {
     /// the first dealt on top; nothing in hand or won, every seat in the game.
     pub fn deal(&mut self, dealt: &[u8]) {
         let n = self.n;
-        let each = dealt.len() / n;
+        // Divided by a constant for each table size: a division by `n` waited for the divider
+        // in every deal (a third of this function's samples).
+        let each = match n {
+            2 => dealt.len() / 2,
+            3 => dealt.len() / 3,
+            _ => dealt.len() / 4,
+        };
+        debug_assert!((2..=4).contains(&n));
         debug_assert!(each >= 1 && each * n == dealt.len() && each <= self.cap);
         match n {
             #[cfg(target_arch = "x86_64")]
