@@ -6,6 +6,7 @@ use super::LANE;
 use crate::rng::GameRng;
 use crate::rules::{Policy, Rules, pick};
 use crate::seats::shuffle_pile;
+use crate::state::MAX_PLAYERS;
 
 /// The lanes past the first `M` set to 1, so that only the first `M` can read as zero.
 #[inline(always)]
@@ -208,6 +209,54 @@ pub(super) fn order_prize<const M: usize, const PICK: u8>(
             u64::from_le_bytes(b)
         }
     }
+}
+
+/// The pick-up of a battle with a prize in which only the lanes of `prized` gave one (a seat
+/// down to its last card, or a short hand's supply out), for the winner's lane `w`: as the
+/// general battle picks up its opening, each seat's pot (its prize, if any, under its face-up
+/// card) in seat order, then ordered by the rules; under the shuffled pick-up in a word, with
+/// the same draws. Returns the cards in a word and how many.
+#[allow(clippy::too_many_arguments)] // a battle's cards, handed over
+pub(super) fn order_bare<const M: usize, const PICK: u8>(
+    r: &Rules,
+    rng: &mut GameRng,
+    seat: &[usize; MAX_PLAYERS],
+    prs: u64,
+    ups: u64,
+    prized: u8,
+    w: usize,
+    order_buf: &mut Vec<u8>,
+) -> (u64, usize) {
+    if PICK == pick::SHUFFLED {
+        // The pots in seat order (lane order) in a word.
+        let (mut word, mut k) = (0u64, 0);
+        for i in 0..M {
+            if prized >> i & 1 != 0 {
+                word |= (prs >> (8 * i) & 0xFF) << (8 * k);
+                k += 1;
+            }
+            word |= (ups >> (8 * i) & 0xFF) << (8 * k);
+            k += 1;
+        }
+        return (rng.shuffle_word(word, k), k);
+    }
+    let mut pots = [[0u8; 2]; MAX_PLAYERS];
+    let mut sizes = [0usize; MAX_PLAYERS];
+    for (i, &q) in seat.iter().enumerate().take(M) {
+        let up = (ups >> (8 * i)) as u8;
+        (pots[q], sizes[q]) = if prized >> i & 1 != 0 {
+            ([(prs >> (8 * i)) as u8, up], 2)
+        } else {
+            ([up, 0], 1)
+        };
+    }
+    let of: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|q| &pots[q][..sizes[q]]);
+    r.order_pickup(seat[w], &of[..r.players], order_buf, rng);
+    let cards = order_buf
+        .iter()
+        .rev()
+        .fold(0u64, |v, &c| v << 8 | u64::from(c));
+    (cards, order_buf.len())
 }
 
 /// A run's pick-up: the first `k` cards of the word `cards` put behind every card lane `w`

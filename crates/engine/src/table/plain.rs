@@ -4,22 +4,22 @@
 
 use super::lane_war::lane_war;
 use super::lanes::{
-    best_lane, draw_up, has_zero_lane, lane_short, leader_lane, most_lane, order, order_prize, pad,
-    put_under, refill, refill_card, tops, turn_over_lanes,
+    best_lane, draw_up, has_zero_lane, lane_short, leader_lane, most_lane, order, order_bare,
+    order_prize, pad, put_under, refill, refill_card, tops, turn_over_lanes,
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop, by_seat, seat_mask};
 use crate::cycle::TRAIL;
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules, pick, policy};
+use crate::rules::{Policy, Rules, policy};
 use crate::seats::Seats;
 use crate::state::MAX_PLAYERS;
 
 /// Plain battles of the `M` seats still in the game (a face-up card from each stack; with `PRIZE`,
 /// the top card as the prize and the next face up) until one is not: a tie whose war
 /// [`lane_war`] cannot play (or any tie of a [`bare_battle`]), a battle after which an ending
-/// may come, or a look for the safety cap or Brent's detection. Heads and stack lengths (and won-pile lengths with two piles) are
-/// 16-bit lanes of words, so a battle moves every seat in one addition; who won picks its lane by a
+/// may come, or a look for the safety cap or Brent's detection. Heads and stack lengths (and
+/// won-pile lengths with two piles) are 16-bit lanes of words, so a battle moves every seat in one addition; who won picks its lane by a
 /// shift, not a branch (which seat wins is what a branch predictor cannot guess). The pick-up order
 /// `PICK` and whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`](super::pair::pair_hands)'), each seat plays the card its policy picks from its
@@ -442,7 +442,7 @@ pub(super) fn plain_run<
 /// piles every prize before the face-up cards, each stack turning its won pile over where it
 /// draws), then the grab's draw under `speed`. A tie is the general contest's ([`Stop::Bare`],
 /// the cards off the lanes); otherwise the winner picks up every seat's pot (the prize under
-/// the face-up card) in the general order. Adds the prizes not given to `bare`; returns the
+/// the face-up card) in the general order ([`order_bare`]). Adds the prizes not given to `bare`; returns the
 /// winner's lane.
 ///
 /// # Safety
@@ -507,38 +507,7 @@ unsafe fn bare_battle<const M: usize, const TWO: bool, const PICK: u8, const ORD
     }
     let w = best.trailing_zeros() as usize;
     debug_assert!(w < M);
-    let (cards, k) = if PICK == pick::SHUFFLED {
-        // The pots in seat order (lane order) in a word, shuffled with the general draws.
-        let (mut word, mut k) = (0u64, 0);
-        for i in 0..M {
-            if prized >> i & 1 != 0 {
-                word |= (prs >> (8 * i) & 0xFF) << (8 * k);
-                k += 1;
-            }
-            word |= (ups >> (8 * i) & 0xFF) << (8 * k);
-            k += 1;
-        }
-        (rng.shuffle_word(word, k), k)
-    } else {
-        // Each seat's pot, the prize (if it gave one) under its face-up card, by seat.
-        let mut pots = [[0u8; 2]; MAX_PLAYERS];
-        let mut sizes = [0usize; MAX_PLAYERS];
-        for (i, &q) in seat.iter().enumerate().take(M) {
-            let up = (ups >> (8 * i)) as u8;
-            (pots[q], sizes[q]) = if prized >> i & 1 != 0 {
-                ([(prs >> (8 * i)) as u8, up], 2)
-            } else {
-                ([up, 0], 1)
-            };
-        }
-        let of: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|q| &pots[q][..sizes[q]]);
-        r.order_pickup(seat[w], &of[..r.players], order_buf, rng);
-        let cards = order_buf
-            .iter()
-            .rev()
-            .fold(0u64, |v, &c| v << 8 | u64::from(c));
-        (cards, order_buf.len())
-    };
+    let (cards, k) = order_bare::<M, PICK>(r, rng, seat, prs, ups, prized, w, order_buf);
     let held = *lens + *wons;
     let grown = if TWO { wons } else { lens };
     // SAFETY: `w < M`, and the stretch lies in `buf` (the caller's word).

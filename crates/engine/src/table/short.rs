@@ -2,8 +2,8 @@
 //! out of the runs' loops: [`short_run`].
 
 use super::lanes::{
-    best_lane, lane_out, lane_short, leader_lane, order, order_prize, put_under, refill,
-    refill_card, tops,
+    best_lane, lane_out, lane_short, leader_lane, order, order_bare, order_prize, put_under,
+    refill, refill_card, tops,
 };
 use super::{LANE, NONE, Shape, Stop, by_seat, seat_mask};
 use crate::cycle::TRAIL;
@@ -191,27 +191,8 @@ pub(super) unsafe fn short_run<
                 2 * M,
             )
         } else if PRIZE {
-            // Each seat's pot, the prize under its face-up card, in seat order: the general
-            // battle's pick-up of its opening.
-            let mut pots = [[0u8; 2]; MAX_PLAYERS];
-            let mut sizes = [0usize; MAX_PLAYERS];
-            for (i, &q) in seat.iter().enumerate().take(M) {
-                let up = (ups >> (8 * i)) as u8;
-                sizes[q] = if prized >> i & 1 != 0 {
-                    pots[q] = [(prs >> (8 * i)) as u8, up];
-                    2
-                } else {
-                    pots[q][0] = up;
-                    1
-                };
-            }
-            let of: [&[u8]; MAX_PLAYERS] = std::array::from_fn(|q| &pots[q][..sizes[q]]);
-            r.order_pickup(seat[w], &of[..r.players], order_buf, &mut p.rng);
-            let cards = order_buf
-                .iter()
-                .rev()
-                .fold(0u64, |v, &c| v << 8 | u64::from(c));
-            (cards, order_buf.len())
+            // Some seat gave none: the general battle's pick-up of its opening.
+            order_bare::<M, PICK>(r, &mut p.rng, seat, prs, ups, prized, w, order_buf)
         } else {
             (order::<M, PICK>(&mut p.rng, ups, w), M)
         };
