@@ -236,7 +236,7 @@ fn run_game<G: Console>(args: RunArgs, mut exp: Experiment<G>) -> Result<Ran> {
     };
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let lock = FolderLock::acquire(&dir)?;
-    let parts = dir.join(".parts");
+    let parts = warlab_data::parts_dir(&dir);
     if rows && parts.is_dir() {
         // Resuming reads every kept rows part whole (its checksums): say why it waits.
         eprintln!("checking the finished variants kept in {}", parts.display());

@@ -1,7 +1,7 @@
 //! A run's folder as a whole: whose results it holds, whether a command may write into it, and
 //! whether its files belong together.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::de::IgnoredAny;
@@ -26,9 +26,15 @@ pub const FILES: [&str; 8] = [
     "manifest.json",
 ];
 
+/// Where a run in `dir` keeps its finished variants until its final files are written:
+/// `dir/.parts/`.
+pub fn parts_dir(dir: &Path) -> PathBuf {
+    dir.join(".parts")
+}
+
 /// The key of `dir/.parts/`: `None` without a key file, `Some(Err)` when it is unreadable.
 pub(crate) fn read_parts_key(dir: &Path) -> Option<Result<RunKey>> {
-    read_json(&dir.join(".parts").join("run.json"), "is damaged")
+    read_json(&parts_dir(dir).join("run.json"), "is damaged")
 }
 
 /// Reads `dir/manifest.json`: `None` when there is none.
@@ -52,7 +58,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path, bad: &str) -> Option<R
 
 /// Finished variants kept in `dir/.parts/`.
 fn finished_parts(dir: &Path) -> Result<usize> {
-    let parts = dir.join(".parts");
+    let parts = parts_dir(dir);
     if !parts.is_dir() {
         return Ok(0);
     }
@@ -124,7 +130,7 @@ pub(crate) fn claim(dir: &Path, key: &RunKey, force: bool) -> Result<()> {
             .with_context(|| format!("cannot remove {}", manifest.display()))?;
     }
     if !read_parts_key(dir).is_some_and(|k| k.is_ok_and(|k| k == *key)) {
-        let parts = dir.join(".parts");
+        let parts = parts_dir(dir);
         if parts.exists() {
             std::fs::remove_dir_all(&parts)
                 .with_context(|| format!("cannot remove {}", parts.display()))?;
@@ -145,7 +151,7 @@ pub fn verify(dir: &Path) -> Result<Manifest> {
         )));
     }
     let manifest = match read_manifest(dir) {
-        None if dir.join(".parts").is_dir() => {
+        None if parts_dir(dir).is_dir() => {
             return Err(refused(format!(
                 "{} is not a finished run, but a partial one (.parts/ without manifest.json): run the same `warlab run` command again (with the same --shard I/N for a shard) to finish it",
                 dir.display()

@@ -42,7 +42,7 @@ mod parts;
 mod rowfile;
 
 pub use files::{RUN_KEY_METADATA, parquet_footer, read_parquet, write_parquet};
-pub use folder::{FILES, verify};
+pub use folder::{FILES, parts_dir, verify};
 pub use frames::Tables;
 pub use manifest::Timing;
 pub use merge::{Merged, merge};

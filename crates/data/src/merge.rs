@@ -8,7 +8,7 @@ use warlab_folders::{FolderLock, refused};
 use warlab_stats::files::{AggregatesFile, Manifest, RunKey};
 
 use crate::files::parquet_footer;
-use crate::folder::{FILES, claim, recorded_experiment, verify};
+use crate::folder::{FILES, claim, parts_dir, recorded_experiment, verify};
 use crate::frames::{Segment, Tables, write_outputs};
 use crate::manifest::describe;
 
@@ -232,7 +232,7 @@ fn merge_game<G: Tables>(
         let manifest = write_outputs(&staging, &exp, &key, &aggregates, rows.as_deref(), describe)?;
         move_into_place(&staging, &out)?;
         // Parts of an interrupted single run of this same key are superseded.
-        let parts = out.join(".parts");
+        let parts = parts_dir(&out);
         if parts.exists() {
             std::fs::remove_dir_all(&parts)
                 .with_context(|| format!("cannot remove {}", parts.display()))?;

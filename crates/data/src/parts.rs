@@ -11,7 +11,7 @@ use warlab_folders::FolderLock;
 use warlab_runner::{Game, Sink};
 
 use crate::files::{atomic_write, temp_path};
-use crate::folder::{claim, read_parts_key};
+use crate::folder::{claim, parts_dir, read_parts_key};
 use crate::frames::{Segment, Tables, write_outputs};
 use crate::rowfile::{Records, RowsPart, RowsWriter, check_rows, read_part};
 use warlab_stats::files::{Manifest, RunKey};
@@ -45,7 +45,7 @@ impl<'l, G: Tables> PartStore<'l, G> {
     ) -> Result<PartStore<'l, G>> {
         let dir = lock.dir();
         claim(dir, key, force)?;
-        let parts = dir.join(".parts");
+        let parts = parts_dir(dir);
         std::fs::create_dir_all(&parts)
             .with_context(|| format!("cannot create {}", parts.display()))?;
         let key_file = parts.join("run.json");
