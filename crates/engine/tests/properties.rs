@@ -1185,6 +1185,70 @@ fn seats_down_to_one_card_play_the_general_loops_games() {
     eprintln!("prizes not given in the runs: {bare_prizes}");
 }
 
+/// `on_empty = lose` with 3–4 seats on the table loop's ring: a won pile never turns over, a seat
+/// whose stack is out at a battle's start is out of the game (its won pile to that battle's
+/// winner), wars and prizes are paid from the stacks alone. The ring plays every battle in which
+/// each stack can pay, the general battle the others. Every pick-up order, with and without a
+/// prize, the short-war rules, war sizes, endings that count, `speed`: each record equal to the
+/// general loop's, with the last two seats both kept at the table and handed to the two-seat
+/// loops; and the ring's wars were played (lane wars in runs).
+#[test]
+fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
+    let extras: [&[(&str, &str)]; 12] = [
+        &[],
+        &[("short_war", "lose")],
+        &[("short_war", "last-card-up")],
+        &[("war_down", "by-rank")],
+        &[("chained_war", "flip-one")],
+        &[("speed", "0.3")],
+        &[("target_cards", "30")],
+        &[("min_cards", "4")],
+        &[("ranking", "peasant")],
+        &[("decks", "2")],
+        &[("wars_to_win", "3")],
+        &[("battle_limit", "40")],
+    ];
+    let mut compared = 0;
+    for players in ["3", "4"] {
+        for prize in ["false", "true"] {
+            for pickup in EVERY_PICKUP {
+                for extra in extras {
+                    let mut pairs = vec![
+                        ("players", players),
+                        ("pile", "two-pile"),
+                        ("on_empty", "lose"),
+                        ("prize", prize),
+                        ("pickup", pickup),
+                    ];
+                    pairs.extend_from_slice(extra);
+                    let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+                    let games: Vec<GameSeed> = (0..30).map(|g| GameSeed::new(7, 5, g)).collect();
+                    let mut engine = Engine::new(&rules);
+                    assert_eq!(engine.hot_loop(), HotLoop::Table, "{rules}");
+                    assert!(engine.force_loop(HotLoop::General));
+                    let want: Vec<GameRecord> = games.iter().map(|&g| engine.play(g)).collect();
+                    assert!(engine.force_loop(HotLoop::Table), "{rules}");
+                    for last_two in [None, Some(HotLoop::Duo), Some(HotLoop::Block)] {
+                        if !engine.force_last_two_loop(last_two) {
+                            continue;
+                        }
+                        let before = engine.lane_wars();
+                        for (&id, want) in games.iter().zip(&want) {
+                            assert_eq!(&engine.play(id), want, "{id:?}, rules {rules}");
+                        }
+                        // Ties are wars on the lanes where no rule of their own counts them.
+                        let lane = !extra.iter().any(|(k, _)| *k == "wars_to_win");
+                        let wars = engine.lane_wars() - before;
+                        assert!(!lane || wars > 0, "no war on the lanes, rules {rules}");
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 2 * 2 * 7 * 12);
+}
+
 /// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the
 /// 3-seat loops of `players=3, pickup=seat` run to periods of 180,180 battles. Among the first
 /// games of a seed, those whose loop closes after more battles than that are played by every

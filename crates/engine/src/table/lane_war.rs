@@ -34,7 +34,8 @@ pub(super) struct LaneWar<const M: usize> {
 /// refill after the pick). The lanes, hands and generator come in by value and go back in the
 /// result, and a won pile shuffled in the war is saved first, so a war given up leaves the
 /// run's position untouched: `None`, and the table's war plays it from the start. A war is
-/// given up where a tied lane's stack (with its won pile under two piles) holds no more cards
+/// given up where a tied lane's stack (with its won pile under two piles, where the pile `feeds`
+/// the stack: not under `on_empty = lose`) holds no more cards
 /// than the round puts face down (it could not turn up or refill after them, and a short war
 /// rule decides), where it would shuffle a pile of more than 128 cards, or where the pots
 /// outgrow their room.
@@ -59,6 +60,7 @@ pub(super) unsafe fn lane_war<
     mut g: GameRng,
     policies: [Policy; M],
     shuffles: bool,
+    feeds: bool,
     tied: u8,
     prs: u64,
     mut ups: u64,
@@ -108,8 +110,9 @@ pub(super) unsafe fn lane_war<
     let winner = loop {
         let lead = contenders.trailing_zeros() as usize;
         let n = r.war_size(depth + 1, (ups >> (8 * lead)) as u8);
-        // Under two piles the won pile counts: it is turned over where the stack runs out.
-        let supply = |i: usize| lane(lens, i) + if TWO { lane(wons, i) } else { 0 };
+        // Under two piles the won pile counts where it `feeds` the stack: it is turned over
+        // where the stack runs out (not under `on_empty = lose`).
+        let supply = |i: usize| lane(lens, i) + if TWO && feeds { lane(wons, i) } else { 0 };
         let short = (0..M).any(|i| contenders >> i & 1 != 0 && supply(i) <= n);
         if short || len + n + 1 > ROOM {
             restore(buf, &saved, &starts, saved_lanes);
@@ -295,6 +298,7 @@ pub(super) unsafe fn pair_war<
                     rng.clone(),
                     policies,
                     shuffles,
+                    true,
                     0b11,
                     prs,
                     ups,

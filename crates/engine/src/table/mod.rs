@@ -12,7 +12,10 @@
 //! first), else a war on the rings ([`tie`]), with hands
 //! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars). With a
 //! prize, a seat down to its last card gives none and turns that card up, in the run too.
-//! `on_empty = lose` is the general [`battle`](general::battle) on the same seats, and so are
+//! Under `on_empty = lose` a won pile never turns over: the runs and their wars draw from the
+//! stacks alone, and a battle in which a stack is short of it (a seat out of the game, its won
+//! pile on the table; with a prize, one giving none) is the general
+//! [`battle`](general::battle) on the same seats, as is every battle with hands; and so are
 //! short hands with an ending that counts cards; other seats with hands play down and grow
 //! back in [`short_run`](short::short_run) once a seat's supply is out (with a prize, down to
 //! one card). Once two seats are left, the engine may take the game over for the two-seat
@@ -85,7 +88,9 @@ pub(crate) fn run(
     rng: &mut GameRng,
     last_two: bool,
 ) -> Played {
-    if !plain(r) {
+    // `on_empty = lose` with hands is the general loop's: a hand may still hold cards to play
+    // from after its seat's stack is out. (Without hands the ring plays it, below.)
+    if !plain(r) && r.hand > 0 {
         return Played::Over(general::run(r, t, s, saves, tally, rng, &mut Quiet));
     }
     shaped!(r, run_with(r, t, s, saves, tally, rng, last_two))
@@ -101,8 +106,8 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
     last_two: bool,
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
-    // Two piles are on the ring too (`plain` leaves out `on_empty = lose`): a stack that runs
-    // out turns its won pile over in the run.
+    // Two piles are on the ring too: a stack that runs out turns its won pile over in the run
+    // (under `on_empty = lose`, the general battle puts its seat out).
     if s.cap() <= LANES_RING {
         // Hands stay at the table to the end: the two-seat loops have none.
         let last_two = last_two && !HANDS;
@@ -248,6 +253,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         cap,
         two_pile: r.two_pile.is_some(),
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
+        lose: r.two_pile == Some(OnEmpty::Lose),
         speed: r.speed,
         lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
         short_hands: HANDS && !counted,
@@ -323,11 +329,16 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// it over where the stack draws), or fewer cards in hand than the rules' hand. Seats with
 /// hands where the [`Shape`] lets them play short hands ([`short_run`](short::short_run))
 /// never are, nor seats without hands: one down to a card gives no prize in the run
-/// ([`plain_run`]'s bare battle).
+/// ([`plain_run`]'s bare battle); but under `on_empty = lose` a seat whose stack is short of
+/// the battle (out: the general battle puts it out of the game; or with a prize down to one
+/// card), whose won pile does not count.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
     let need = 1 + usize::from(PRIZE);
-    HANDS
-        && !shape.short_hands
+    if !HANDS {
+        // Under `on_empty = lose`, a stack short of the battle: a seat out, or giving no prize.
+        return shape.lose && seats(s.in_game).any(|p| s.l[p] < need);
+    }
+    !shape.short_hands
         && seats(s.in_game).any(|p| s.l[p] + s.m[p] < need || usize::from(s.hand_len[p]) < r.hand)
 }
 
@@ -527,10 +538,15 @@ struct Shape {
     cycles: bool,
     /// The safety cap on battles.
     cap: u64,
-    /// Two piles (`on_empty` turns the won pile over; never `lose` on the ring), and whether
-    /// the pile is shuffled first.
+    /// Two piles, and whether a won pile is shuffled where it turns over.
     two_pile: bool,
     shuffles: bool,
+    /// Two piles under `on_empty = lose` (no hands): a won pile never turns over; a seat whose
+    /// stack is out at a battle's start is out of the game, its won pile on the table for that
+    /// battle's winner. The ring's battles and wars draw from the stacks alone, and a run stops
+    /// after a battle that leaves a stack short of the next (out, or with a prize down to one
+    /// card): that battle is the general battle's ([`off_ring`]).
+    lose: bool,
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
     speed: Option<u64>,

@@ -398,6 +398,7 @@ pub(super) fn pair_hands<
                                 g.clone(),
                                 policies,
                                 shape.shuffles,
+                                true,
                                 0b11,
                                 prs,
                                 ups,

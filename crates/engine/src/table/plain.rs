@@ -278,6 +278,7 @@ pub(super) fn plain_run<
                                 rng.clone(),
                                 policy,
                                 shape.shuffles,
+                                !shape.lose,
                                 best,
                                 prs,
                                 ups,
@@ -406,7 +407,10 @@ pub(super) fn plain_run<
                     break Stop::Look;
                 }
             }
-            if battles >= look_at {
+            // Under `on_empty = lose`, a stack short of the next battle (out, or with a prize
+            // down to one card, its won pile not counted): that battle is the general
+            // battle's ([`off_ring`](super::off_ring)).
+            if battles >= look_at || TWO && shape.lose && lane_short::<M, PRIZE>(lens) {
                 break Stop::Look;
             }
         }
