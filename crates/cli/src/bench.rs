@@ -223,6 +223,11 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
         "players=3, two-pile",
         &[("players", "3"), ("pile", "two-pile")],
     ),
+    // Short games: a seat whose stack runs out is out, its won pile never played.
+    (
+        "players=3, two-pile, lose",
+        &[("players", "3"), ("pile", "two-pile"), ("on_empty", "lose")],
+    ),
     ("players=4, prize", &[("players", "4"), ("prize", "true")]),
     ("players=3, hand=3", &[("players", "3"), ("hand", "3")]),
     ("prize, hand=3", &[("prize", "true"), ("hand", "3")]),

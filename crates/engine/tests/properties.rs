@@ -1194,7 +1194,8 @@ fn seats_down_to_one_card_play_the_general_loops_games() {
 /// loops; and the ring's wars were played (lane wars in runs).
 #[test]
 fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
-    let extras: [&[(&str, &str)]; 12] = [
+    // (A game lasts no longer than a seat's deal: every battle takes from every stack.)
+    let extras: [&[(&str, &str)]; 14] = [
         &[],
         &[("short_war", "lose")],
         &[("short_war", "last-card-up")],
@@ -1206,9 +1207,13 @@ fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
         &[("ranking", "peasant")],
         &[("decks", "2")],
         &[("wars_to_win", "3")],
-        &[("battle_limit", "40")],
+        &[("battle_limit", "6")],
+        // The safety cap (past it, a deterministic game's replay), and seats dealt short of
+        // the first battle's cards (a deck that does not divide evenly, and short of a war).
+        &[("safety_cap", "8")],
+        &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
     ];
-    let mut compared = 0;
+    let (mut compared, mut handed_over) = (0, 0);
     for players in ["3", "4"] {
         for prize in ["false", "true"] {
             for pickup in EVERY_PICKUP {
@@ -1225,6 +1230,7 @@ fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
                     let games: Vec<GameSeed> = (0..30).map(|g| GameSeed::new(7, 5, g)).collect();
                     let mut engine = Engine::new(&rules);
                     assert_eq!(engine.hot_loop(), HotLoop::Table, "{rules}");
+                    assert!(engine.last_two_loop().is_some(), "{rules}");
                     assert!(engine.force_loop(HotLoop::General));
                     let want: Vec<GameRecord> = games.iter().map(|&g| engine.play(g)).collect();
                     assert!(engine.force_loop(HotLoop::Table), "{rules}");
@@ -1232,21 +1238,33 @@ fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
                         if !engine.force_last_two_loop(last_two) {
                             continue;
                         }
-                        let before = engine.lane_wars();
+                        let (before, handed) = (engine.lane_wars(), engine.last_two_games());
                         for (&id, want) in games.iter().zip(&want) {
                             assert_eq!(&engine.play(id), want, "{id:?}, rules {rules}");
                         }
-                        // Ties are wars on the lanes where no rule of their own counts them.
-                        let lane = !extra.iter().any(|(k, _)| *k == "wars_to_win");
+                        // Ties are wars on the lanes where no rule of their own counts them
+                        // (and stacks of 3–4 cards cannot pay one).
+                        let lane = !extra
+                            .iter()
+                            .any(|(k, _)| ["wars_to_win", "deck"].contains(k));
                         let wars = engine.lane_wars() - before;
                         assert!(!lane || wars > 0, "no war on the lanes, rules {rules}");
+                        // Games come down to two seats, which the two-seat loops take over
+                        // where asked (counted below: with `speed`, only where seat 0 is one).
+                        let handed = engine.last_two_games() - handed;
+                        assert!(last_two.is_some() || handed == 0, "{rules}");
+                        handed_over += handed;
                     }
                     compared += 1;
                 }
             }
         }
     }
-    assert_eq!(compared, 2 * 2 * 7 * 12);
+    assert_eq!(compared, 2 * 2 * 7 * 14);
+    assert!(
+        handed_over > 1000,
+        "{handed_over} games handed to the two-seat loops"
+    );
 }
 
 /// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the

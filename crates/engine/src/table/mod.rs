@@ -212,7 +212,11 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// go to the general contest. With hands, a battle where a hand is not full or cannot be
 /// refilled, or a seat cannot give a prize and refill its hand ([`off_ring`]; the run stops
 /// after the battle that leaves a seat that short) goes to [`battle`] itself, but where hands
-/// may play short ([`short_run`](short::short_run)).
+/// may play short ([`short_run`](short::short_run)). Under `on_empty = lose` (no hands) no won
+/// pile turns over and none counts: a battle in which a stack is short of it (out, or with a
+/// prize down to one card) goes to [`battle`], which gives it to the general battle (the seat
+/// out of the game, or giving no prize), and a run stops after the battle that leaves a stack
+/// that short.
 /// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
@@ -227,8 +231,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     cap: u64,
     last_two: bool,
 ) -> Played {
-    // `off_ring` counts a won pile as cards to play from: the ring turns it over where a
-    // stack that has run out draws.
+    // With hands, `off_ring` counts a won pile as cards to play from: the ring turns it over
+    // where a stack that has run out draws (under `on_empty = lose`, only stacks count).
     let counted = counts_cards(r);
     let cycles = r.detects_cycles();
     let start = tally;

@@ -44,7 +44,9 @@ pub(super) fn plain(r: &Rules) -> bool {
 }
 
 /// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`, `HANDS`: the rules'
-/// `prize`, and `hand` above 0).
+/// `prize`, and `hand` above 0), or under `on_empty = lose` without hands: a battle that takes
+/// no more than every stack holds plays the same under it, and any other is the general
+/// battle's.
 #[inline]
 pub(super) fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
