@@ -38,7 +38,8 @@ pub(crate) fn step(
 /// Whether every battle's opening is a prize (if the rules have one) from the top of each
 /// stack and a face-up card from the top of each stack or from each hand, and no player is
 /// out by an empty stack (`on_empty = lose`: with hands the general loop's; without, the
-/// ring's, whose battles with a short stack are the general battle's, [`off_ring`](super::off_ring)).
+/// ring's, whose battles with a short stack are the general battle's,
+/// [`off_ring`](super::off_ring)).
 pub(super) fn plain(r: &Rules) -> bool {
     r.two_pile != Some(OnEmpty::Lose)
 }
