@@ -1117,8 +1117,9 @@ fn the_last_two_seats_play_the_general_loops_games() {
         2 * 7 * 20,
         "the duo plays every one's last two seats"
     );
-    // Some rule sets end before two seats are left (`min_cards`, `wars_to_win`), and two piles
-    // with `on_empty = lose` are the general loop's; most games are handed over all the same.
+    // Some rule sets end before two seats are left (`min_cards`, `wars_to_win`, and two piles
+    // with `on_empty = lose`, whose games end once fewer than two stacks hold a card); most
+    // games are handed over all the same.
     assert!(2 * handed > played, "{handed} of {played}");
 }
 

@@ -19,8 +19,9 @@ use crate::state::MAX_PLAYERS;
 /// the top card as the prize and the next face up) until one is not: a tie whose war
 /// [`lane_war`] cannot play (or any tie of a [`bare_battle`]), a battle after which an ending
 /// may come, or a look for the safety cap or Brent's detection. Heads and stack lengths (and
-/// won-pile lengths with two piles) are 16-bit lanes of words, so a battle moves every seat in one addition; who won picks its lane by a
-/// shift, not a branch (which seat wins is what a branch predictor cannot guess). The pick-up order
+/// won-pile lengths with two piles) are 16-bit lanes of words, so a battle moves every seat in
+/// one addition; who won picks its lane by a shift, not a branch (which seat wins is what a
+/// branch predictor cannot guess). The pick-up order
 /// `PICK` and whether the ranking is `ORDERED` are compiled in. With `HANDS` (3–4 seats; two are
 /// [`pair_hands`](super::pair::pair_hands)'), each seat plays the card its policy picks from its
 /// full hand (`hands`, lane `i`'s in word `i`) and refills the slot from its stack (after the
@@ -449,8 +450,8 @@ pub(super) fn plain_run<
 /// piles every prize before the face-up cards, each stack turning its won pile over where it
 /// draws), then the grab's draw under `speed`. A tie is the general contest's ([`Stop::Bare`],
 /// the cards off the lanes); otherwise the winner picks up every seat's pot (the prize under
-/// the face-up card) in the general order ([`order_bare`]). Adds the prizes not given to `bare`; returns the
-/// winner's lane.
+/// the face-up card) in the general order ([`order_bare`]). Adds the prizes not given to
+/// `bare`; returns the winner's lane.
 ///
 /// # Safety
 /// Every lane's stretch `base[i] .. base[i] + cap` lies in `buf`, and `cap` is a power of two.
