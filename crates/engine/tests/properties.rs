@@ -1268,6 +1268,103 @@ fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
     );
 }
 
+/// `on_empty = lose` with hands, 2–4 seats: the table loop's runs play the battles in which every
+/// hand is full and every stack holds the battle's cards (two seats in `pair_hands`, with its
+/// vector blocks where the CPU has them, and both ways); a hand that runs short (its stack out,
+/// no won pile turning over) is the table battle's, and a seat put out the general battle's.
+/// Every pick-up order,
+/// with and without a prize, hands of one and three under several policies, the short-war
+/// rules, war sizes, endings that count, `speed`, a short deal: each record equal to the
+/// general loop's; the runs' wars were played on the lanes, and the vector blocks ran.
+#[test]
+fn hands_under_on_empty_lose_play_the_general_loops_games() {
+    let extras: [&[(&str, &str)]; 14] = [
+        &[],
+        &[("short_war", "lose")],
+        &[("short_war", "last-card-up")],
+        &[("war_down", "by-rank")],
+        &[("chained_war", "flip-one")],
+        &[("speed", "0.3")],
+        &[("target_cards", "30")],
+        &[("min_cards", "4")],
+        &[("ranking", "peasant")],
+        &[("decks", "2")],
+        &[("wars_to_win", "3")],
+        &[("battle_limit", "6")],
+        &[("safety_cap", "8")],
+        &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
+    ];
+    let hands: [&[(&str, &str)]; 4] = [
+        &[("hand", "3")],
+        &[("hand", "3"), ("hand_policy", "highest")],
+        &[("hand", "1"), ("hand_policy", "lowest")],
+        &[("hand", "2"), ("hand_policy", "median")],
+    ];
+    let (mut compared, mut blocks, mut wars_played) = (0, 0, 0);
+    for players in ["2", "3", "4"] {
+        for prize in ["false", "true"] {
+            for pickup in EVERY_PICKUP {
+                for hand in hands {
+                    for extra in extras {
+                        let mut pairs = vec![
+                            ("players", players),
+                            ("pile", "two-pile"),
+                            ("on_empty", "lose"),
+                            ("prize", prize),
+                            ("pickup", pickup),
+                        ];
+                        pairs.extend_from_slice(hand);
+                        pairs.extend_from_slice(extra);
+                        let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+                        let games: Vec<GameSeed> =
+                            (0..30).map(|g| GameSeed::new(7, 6, g)).collect();
+                        let mut engine = Engine::new(&rules);
+                        assert_eq!(engine.hot_loop(), HotLoop::Table, "{rules}");
+                        assert!(engine.force_loop(HotLoop::General));
+                        let want: Vec<GameRecord> = games.iter().map(|&g| engine.play(g)).collect();
+                        assert!(engine.force_loop(HotLoop::Table), "{rules}");
+                        let wars = engine.lane_wars();
+                        for vectors in [true, false] {
+                            engine.force_vectors(vectors);
+                            let before = engine.hand_blocks();
+                            for (&id, want) in games.iter().zip(&want) {
+                                assert_eq!(
+                                    &engine.play(id),
+                                    want,
+                                    "{id:?}, vectors {vectors}, rules {rules}"
+                                );
+                            }
+                            let ran = engine.hand_blocks() - before;
+                            assert!(vectors || ran == 0, "{rules}");
+                            blocks += ran;
+                        }
+                        // Ties are wars on the lanes (in the plain rules at least: short
+                        // stacks cannot pay a war by rank with a prize, say).
+                        let lane_wars = engine.lane_wars() - wars;
+                        assert!(
+                            !extra.is_empty() || lane_wars > 0,
+                            "no war on the lanes, rules {rules}"
+                        );
+                        wars_played += lane_wars;
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, 3 * 2 * 7 * 4 * 14);
+    assert!(wars_played > 10_000, "{wars_played} wars on the lanes");
+    // Two seats' hand battles ran in vector blocks, where the CPU has them.
+    let mut probe = Engine::new(&Rules::from_pairs([("hand", "3")]).unwrap());
+    probe.force_vectors(true);
+    let before = probe.hand_blocks();
+    probe.play(GameSeed::new(7, 6, 0));
+    assert!(
+        probe.hand_blocks() == before || blocks > 100,
+        "{blocks} vector blocks"
+    );
+}
+
 /// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the
 /// 3-seat loops of `players=3, pickup=seat` run to periods of 180,180 battles. Among the first
 /// games of a seed, those whose loop closes after more battles than that are played by every

@@ -233,8 +233,9 @@ pub(super) unsafe fn lane_war<
 /// looked up. The arguments are `lane_war`'s (both seats tied, on the cards `ups`), and so is
 /// the result. The buffer is written only once the war is won: a war with a round that a stack
 /// cannot play in full (holding no more cards than the round puts face down), or whose pots
-/// outgrow their room, is given up (`None`) with one pile, as `lane_war` gives it up, and under
-/// `TWO` piles (a won pile to turn over, or a short war) goes to `lane_war` from its start.
+/// outgrow their room, is given up (`None`) with one pile or where the won pile does not
+/// `feed` the stack (`on_empty = lose`), as `lane_war` gives it up, and otherwise under `TWO`
+/// piles (a won pile to turn over, or a short war) goes to `lane_war` from its start.
 ///
 /// # Safety
 ///
@@ -256,6 +257,7 @@ pub(super) unsafe fn pair_war<
     rng: &GameRng,
     policies: [Policy; 2],
     shuffles: bool,
+    feeds: bool,
     prs: u64,
     ups: u64,
     order: &mut Vec<u8>,
@@ -283,8 +285,9 @@ pub(super) unsafe fn pair_war<
     let winner = loop {
         let n = r.war_size(depth + 1, up);
         if lane(lens, 0) <= n || lane(lens, 1) <= n || len + n + 1 > ROOM {
-            // With one pile `lane_war` gives such a war up too: its supply is the stack.
-            if !TWO {
+            // With one pile `lane_war` gives such a war up too: its supply is the stack (and
+            // so it is where the won pile does not feed it, under `on_empty = lose`).
+            if !TWO || !feeds {
                 return None;
             }
             // SAFETY: the caller's word; nothing is written yet.
@@ -298,7 +301,7 @@ pub(super) unsafe fn pair_war<
                     rng.clone(),
                     policies,
                     shuffles,
-                    true,
+                    feeds,
                     0b11,
                     prs,
                     ups,

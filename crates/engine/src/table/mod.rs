@@ -15,10 +15,11 @@
 //! Under `on_empty = lose` a won pile never turns over: the runs and their wars draw from the
 //! stacks alone, and a battle in which a stack is short of it (a seat out of the game, its won
 //! pile on the table; with a prize, one giving none) is the general
-//! [`battle`](general::battle) on the same seats, as is every battle with hands; and so are
-//! short hands with an ending that counts cards; other seats with hands play down and grow
-//! back in [`short_run`](short::short_run) once a seat's supply is out (with a prize, down to
-//! one card). Once two seats are left, the engine may take the game over for the two-seat
+//! [`battle`](general::battle) on the same seats; with hands, every battle from the first
+//! with a stack short is the table battle's, the general battle's where a hand is empty (its
+//! seat out). Short hands with an ending that counts cards are the table battle's too; other
+//! seats with hands play down and grow back in [`short_run`](short::short_run) once a seat's
+//! supply is out (with a prize, down to one card). Once two seats are left, the engine may take the game over for the two-seat
 //! loops ([`Played::LastTwo`]).
 //!
 //! This module is the ring and what it hands to the runs; the runs are
@@ -65,7 +66,7 @@ mod stepwise;
 use pair::pair_hands;
 use plain::plain_run;
 pub(crate) use stepwise::step;
-use stepwise::{battle, counts_cards, plain, plain_step, tie};
+use stepwise::{battle, counts_cards, plain_step, tie};
 
 /// How the table loop left a game.
 pub(crate) enum Played {
@@ -88,11 +89,6 @@ pub(crate) fn run(
     rng: &mut GameRng,
     last_two: bool,
 ) -> Played {
-    // `on_empty = lose` with hands is the general loop's: a hand may still hold cards to play
-    // from after its seat's stack is out. (Without hands the ring plays it, below.)
-    if !plain(r) && r.hand > 0 {
-        return Played::Over(general::run(r, t, s, saves, tally, rng, &mut Quiet));
-    }
     shaped!(r, run_with(r, t, s, saves, tally, rng, last_two))
 }
 
@@ -212,11 +208,11 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// go to the general contest. With hands, a battle where a hand is not full or cannot be
 /// refilled, or a seat cannot give a prize and refill its hand ([`off_ring`]; the run stops
 /// after the battle that leaves a seat that short) goes to [`battle`] itself, but where hands
-/// may play short ([`short_run`](short::short_run)). Under `on_empty = lose` (no hands) no won
-/// pile turns over and none counts: a battle in which a stack is short of it (out, or with a
-/// prize down to one card) goes to [`battle`], which gives it to the general battle (the seat
-/// out of the game, or giving no prize), and a run stops after the battle that leaves a stack
-/// that short.
+/// may play short ([`short_run`](short::short_run)). Under `on_empty = lose` no won pile turns
+/// over and none counts: a battle in which a stack is short of it (out, or with a prize down to
+/// one card; with hands, or a hand not full) goes to [`battle`], which gives it to the general
+/// battle where a seat is out of the game or (without hands) gives no prize, and a run stops
+/// after the battle that leaves a stack that short.
 /// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
@@ -260,7 +256,9 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         lose: r.two_pile == Some(OnEmpty::Lose),
         speed: r.speed,
         lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
-        short_hands: HANDS && !counted,
+        // Under `on_empty = lose` a hand short of cards never grows back (its stack is out, and
+        // no won pile turns over): such battles are the table battle's.
+        short_hands: HANDS && !counted && r.two_pile != Some(OnEmpty::Lose),
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;
@@ -334,16 +332,18 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
 /// hands where the [`Shape`] lets them play short hands ([`short_run`](short::short_run))
 /// never are, nor seats without hands: one down to a card gives no prize in the run
 /// ([`plain_run`]'s bare battle); but under `on_empty = lose` a seat whose stack is short of
-/// the battle (out: the general battle puts it out of the game; or with a prize down to one
-/// card), whose won pile does not count.
+/// the battle (out: without hands, the general battle puts it out of the game; or with a prize
+/// down to one card), whose won pile does not count, with hands or without.
 fn off_ring<const PRIZE: bool, const HANDS: bool>(r: &Rules, s: &Seats, shape: &Shape) -> bool {
     let need = 1 + usize::from(PRIZE);
     if !HANDS {
         // Under `on_empty = lose`, a stack short of the battle: a seat out, or giving no prize.
         return shape.lose && seats(s.in_game).any(|p| s.l[p] < need);
     }
+    // (Under `on_empty = lose` the stack alone: its won pile never turns over.)
+    let supply = |p: usize| s.l[p] + if shape.lose { 0 } else { s.m[p] };
     !shape.short_hands
-        && seats(s.in_game).any(|p| s.l[p] + s.m[p] < need || usize::from(s.hand_len[p]) < r.hand)
+        && seats(s.in_game).any(|p| supply(p) < need || usize::from(s.hand_len[p]) < r.hand)
 }
 
 /// One leg of the [`ring`]: plain battles on lanes ([`plain_any`]) until one is not, then that
@@ -545,11 +545,14 @@ struct Shape {
     /// Two piles, and whether a won pile is shuffled where it turns over.
     two_pile: bool,
     shuffles: bool,
-    /// Two piles under `on_empty = lose` (no hands): a won pile never turns over; a seat whose
-    /// stack is out at a battle's start is out of the game, its won pile on the table for that
-    /// battle's winner. The ring's battles and wars draw from the stacks alone, and a run stops
-    /// after a battle that leaves a stack short of the next (out, or with a prize down to one
-    /// card): that battle is the general battle's ([`off_ring`]).
+    /// Two piles under `on_empty = lose`: a won pile never turns over and never counts as
+    /// cards to play from; a seat that cannot turn a card up at a battle's start (without hands
+    /// its stack out, with hands its hand empty) is out of the game, its won pile on the table
+    /// for that battle's winner. The ring's battles and wars draw from the stacks alone, and a
+    /// run stops after a battle that leaves a stack short of the next (out, or with a prize
+    /// down to one card): that battle and, with hands, every one after it (hands do not play
+    /// short in the runs) is the table [`battle`]'s, the general battle's where it puts a seat
+    /// out ([`off_ring`]).
     lose: bool,
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
@@ -561,7 +564,9 @@ struct Shape {
     /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's stack
     /// (with its won pile under two piles) has run out, or with a prize is down to one card
     /// ([`short_run`](short::short_run)): its hand plays down and grows back after a pick-up. Not
-    /// with an ending that counts cards (its bounds count full hands).
+    /// with an ending that counts cards (its bounds count full hands), nor under
+    /// `on_empty = lose` (where a hand would never grow back: played in a run, those battles
+    /// measured 10 % slower, the run stopping each time a hand ran out).
     short_hands: bool,
 }
 

@@ -24,7 +24,9 @@ use crate::state::MAX_PLAYERS;
 /// for its prize (every prize first), and at its refill, after its pick. A tie (one that ends a
 /// vector block below too) is a war in the run where [`lane_war`] can play it (under an ordered
 /// ranking [`pair_war`]: the same war, compiled for the policy and the pick-up; the lanes handed
-/// over by value: a run that lent them to the call would keep them in memory). Once a seat's
+/// over by value: a run that lent them to the call would keep them in memory). Under
+/// `on_empty = lose` the run stops after a battle (or block) that leaves a stack short of the
+/// next battle, and its wars are paid from the stacks alone. Otherwise, once a seat's
 /// supply (its stack, with its won pile under two piles) is out, or with a prize down to one
 /// card, where the [`Shape`] lets hands play short, the battles until both supplies are back are
 /// [`short_run`]'s, out of the loop, so the battles with full hands carry nothing for them (they
@@ -273,7 +275,10 @@ pub(super) fn pair_hands<
                             let w = (b.won1 >> (b.played - 1)) as usize & 1;
                             break Stop::Check(seat[w]);
                         }
-                        if battles >= shape.cap {
+                        // (Under `on_empty = lose`, a stack short of the next battle: that
+                        // battle is the general battle's, as below.)
+                        if battles >= shape.cap || TWO && shape.lose && lane_short::<2, PRIZE>(lens)
+                        {
                             break Stop::Look;
                         }
                         continue;
@@ -384,6 +389,7 @@ pub(super) fn pair_hands<
                                 &g,
                                 policies,
                                 shape.shuffles,
+                                !shape.lose,
                                 prs,
                                 ups,
                                 order_buf,
@@ -398,7 +404,7 @@ pub(super) fn pair_hands<
                                 g.clone(),
                                 policies,
                                 shape.shuffles,
-                                true,
+                                !shape.lose,
                                 0b11,
                                 prs,
                                 ups,
@@ -479,7 +485,10 @@ pub(super) fn pair_hands<
                     break Stop::Look;
                 }
             }
-            if battles >= look_at {
+            // Under `on_empty = lose`, a stack short of the next battle (out, or with a prize
+            // down to one card, its won pile not counted): that battle is the general
+            // battle's ([`off_ring`](super::off_ring)).
+            if battles >= look_at || TWO && shape.lose && lane_short::<2, PRIZE>(lens) {
                 break Stop::Look;
             }
         }

@@ -31,10 +31,10 @@ use crate::state::MAX_PLAYERS;
 /// over where the general draw would: at the start of the next battle ([`turn_over_lanes`]), or
 /// with hands or a prize where it draws ([`refill_card`]): every prize first, then each face-up
 /// card or refill (after the seat's pick). With a prize and without hands, a battle in which a
-/// seat holds one card is [`bare_battle`]'s, in the run. Under `on_empty = lose` (`TWO`, no
-/// hands, [`Shape`]'s `lose`) the run starts with every stack holding the battle's cards and
-/// stops after a battle that leaves one short: no pile turns over and no battle is bare in it,
-/// and its wars are paid from the stacks alone.
+/// seat holds one card is [`bare_battle`]'s, in the run. Under `on_empty = lose` (`TWO`,
+/// [`Shape`]'s `lose`) the run starts with every stack holding the battle's cards (and every
+/// hand full) and stops after a battle that leaves one short: no pile turns over and no battle
+/// is bare in it, and its wars are paid from the stacks alone.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn plain_run<

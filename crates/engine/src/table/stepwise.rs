@@ -37,17 +37,16 @@ pub(crate) fn step(
 
 /// Whether every battle's opening is a prize (if the rules have one) from the top of each
 /// stack and a face-up card from the top of each stack or from each hand, and no player is
-/// out by an empty stack (`on_empty = lose`: with hands the general loop's; without, the
-/// ring's, whose battles with a short stack are the general battle's,
-/// [`off_ring`](super::off_ring)).
+/// out by an empty stack (`on_empty = lose`: the ring's, whose battles with a short stack are
+/// [`battle`]'s, [`off_ring`](super::off_ring)).
 pub(super) fn plain(r: &Rules) -> bool {
     r.two_pile != Some(OnEmpty::Lose)
 }
 
 /// One battle under [`plain`] rules with `N` seats at the table (`PRIZE`, `HANDS`: the rules'
-/// `prize`, and `hand` above 0), or under `on_empty = lose` without hands: a battle that takes
-/// no more than every stack holds plays the same under it, and any other is the general
-/// battle's.
+/// `prize`, and `hand` above 0), or under `on_empty = lose`: a battle that takes no more than
+/// every stack holds (with hands, one in which every hand holds a card, and with a prize every
+/// stack one) plays the same under it, and any other is the general battle's.
 #[inline]
 pub(super) fn battle<const N: usize, const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
