@@ -334,11 +334,14 @@ impl Engine {
         let np = self.rules.players;
         let dealt = &self.deck[..self.rules.per_player * np];
         // Card i goes to seat i mod np: each seat's share is every np-th card.
-        if !O::ACTIVE && self.hot != HotLoop::General && self.rules.hand == 0 && dealt.len() >= np {
+        if !O::ACTIVE && self.hot != HotLoop::General && dealt.len() >= np {
             // Straight into the specialised loops' seats: the general state would only be
-            // copied there (`run`). Every seat holds the same number of cards, at least one:
-            // all are in the game and nobody leads.
+            // copied there (`run`). Every seat holds the same number of cards, at least one
+            // (a hand's count too): all are in the game and nobody leads.
             self.seats.deal(dealt);
+            if self.rules.hand > 0 {
+                self.seats.deal_hands(self.rules.hand);
+            }
             return self.play_seats(Tally::default(), &mut rng);
         }
         self.st.clear();

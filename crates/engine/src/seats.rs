@@ -201,6 +201,21 @@ impl Seats {
         self.shuffles = 0;
     }
 
+    /// After [`deal`](Self::deal), fills each hand of `hand` cards from the top of its stack, as
+    /// the general loop's deal does ([`State::deal_in`]); the bytes past a hand are zero.
+    pub fn deal_hands(&mut self, hand: usize) {
+        debug_assert!(hand <= MAX_HAND);
+        self.hands = [[0; MAX_HAND]; MAX_PLAYERS];
+        for p in 0..self.n {
+            let take = hand.min(self.l[p]);
+            // (A fresh deal starts at ring position 0.)
+            self.hands[p][..take].copy_from_slice(&self.buf[p * self.cap..][..take]);
+            self.h[p] = take;
+            self.l[p] -= take;
+            self.hand_len[p] = take as u8;
+        }
+    }
+
     #[inline(always)]
     fn index(&self, p: usize, pos: usize) -> usize {
         p * self.cap + (pos & (self.cap - 1))
