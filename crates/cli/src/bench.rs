@@ -228,6 +228,16 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
         "players=3, two-pile, lose",
         &[("players", "3"), ("pile", "two-pile"), ("on_empty", "lose")],
     ),
+    // The same with hands: a hand plays down once its stack is out.
+    (
+        "players=3, two-pile, lose, hand=3",
+        &[
+            ("players", "3"),
+            ("pile", "two-pile"),
+            ("on_empty", "lose"),
+            ("hand", "3"),
+        ],
+    ),
     ("players=4, prize", &[("players", "4"), ("prize", "true")]),
     ("players=3, hand=3", &[("players", "3"), ("hand", "3")]),
     ("prize, hand=3", &[("prize", "true"), ("hand", "3")]),
