@@ -1365,6 +1365,81 @@ fn hands_under_on_empty_lose_play_the_general_loops_games() {
     );
 }
 
+/// Wars that count (`wars_to_win` of 1, 2 and 5) played on the table loop's lanes: each seat's
+/// wars won counted in the run, which stops where one reaches the count and leaves the ending to
+/// the general `after`. 3–4 seats without hands, 2–4 with hands (two seats: `pair_war` under an
+/// ordered ranking, `lane_war` under a beats-table), one pile or two (either `on_empty`), with a
+/// prize or without, three pick-up orders (two deterministic, whose loops compare the wars
+/// won): each record equal to the general loop's; lane wars ran, and games ended by their wars.
+#[test]
+fn wars_to_win_on_the_lanes_end_games_as_the_general_loop_ends_them() {
+    let hands: [&[(&str, &str)]; 4] = [
+        &[],
+        &[("hand", "3")],
+        &[("hand", "3"), ("hand_policy", "highest")],
+        &[
+            ("hand", "2"),
+            ("hand_policy", "median"),
+            ("ranking", "peasant"),
+        ],
+    ];
+    let piles: [&[(&str, &str)]; 3] = [
+        &[],
+        &[("pile", "two-pile")],
+        &[("pile", "two-pile"), ("on_empty", "lose")],
+    ];
+    let (mut compared, mut won_by_wars) = (0, 0);
+    for players in ["2", "3", "4"] {
+        // (Two seats without hands are the two-seat loops'.)
+        for hand in hands.iter().skip(usize::from(players == "2")) {
+            for wars in ["1", "2", "5"] {
+                for pile in piles {
+                    for prize in ["false", "true"] {
+                        for pickup in ["shuffled", "seat", "winner-first"] {
+                            let mut pairs = vec![
+                                ("players", players),
+                                ("wars_to_win", wars),
+                                ("prize", prize),
+                                ("pickup", pickup),
+                                ("safety_cap", "5000"),
+                            ];
+                            pairs.extend_from_slice(hand);
+                            pairs.extend_from_slice(pile);
+                            let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+                            let games: Vec<GameSeed> =
+                                (0..40).map(|g| GameSeed::new(11, 2, g)).collect();
+                            let mut engine = Engine::new(&rules);
+                            assert_eq!(engine.hot_loop(), HotLoop::Table, "{rules}");
+                            assert!(engine.force_loop(HotLoop::General));
+                            let want: Vec<GameRecord> =
+                                games.iter().map(|&g| engine.play(g)).collect();
+                            assert!(engine.force_loop(HotLoop::Table), "{rules}");
+                            // (Kept at the table to the end: the two-seat loops count wars
+                            // of their own.)
+                            engine.force_last_two_loop(None);
+                            let before = engine.lane_wars();
+                            for (&id, want) in games.iter().zip(&want) {
+                                assert_eq!(&engine.play(id), want, "{id:?}, rules {rules}");
+                            }
+                            assert!(
+                                engine.lane_wars() > before,
+                                "no war on the lanes, rules {rules}"
+                            );
+                            won_by_wars += want
+                                .iter()
+                                .filter(|g| g.end == EndReason::WarsToWin)
+                                .count();
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(compared, (3 + 4 + 4) * 3 * 3 * 2 * 3);
+    assert!(won_by_wars > 10_000, "{won_by_wars} games won by wars");
+}
+
 /// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the
 /// 3-seat loops of `players=3, pickup=seat` run to periods of 180,180 battles. Among the first
 /// games of a seed, those whose loop closes after more battles than that are played by every

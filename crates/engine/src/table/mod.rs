@@ -161,6 +161,9 @@ enum Stop {
     /// A player is out, or an ending that counts cards may have come: the general
     /// [`after`](general::after) decides, for the battle this seat won.
     Check(usize),
+    /// A war on the lanes brought the wars this seat won to `wars_to_win`: the general
+    /// [`after`](general::after) ends the game (or an ending before it in its order).
+    WarWon { winner: usize, depth: u32 },
     /// A look at the position after the battle: the safety cap, or a moment of Brent's loop
     /// detection (a position that may equal the saved one, or a save due).
     Look,
@@ -201,8 +204,9 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// run (with hands or a prize where it draws: every prize, then each face-up card or refill
 /// after the seat's pick); under `speed`, seat 0's grab drawn after the face-up cards. Runs of
 /// plain battles are [`plain_run`]'s (two seats with hands: [`pair_hands`]'), on lanes in
-/// registers, and their wars too, where every tied seat can play them in full and they are
-/// neither `wars_to_win` nor `war_cause_to_loser` wars ([`lane_war`]); other wars and endings
+/// registers, and their wars too, where every tied seat can play them in full and they are not
+/// `war_cause_to_loser` wars ([`lane_war`]; under `wars_to_win` the run counts each seat's
+/// wars won and stops where one reaches the count, [`Stop::WarWon`]); other wars and endings
 /// go to the [`battle`]'s own [`tie`] and [`general::after`]. Without hands, a seat down to
 /// one card (its won pile counted under two piles) gives no prize in the run, whose ties then
 /// go to the general contest. With hands, a battle where a hand is not full or cannot be
@@ -255,7 +259,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
         lose: r.two_pile == Some(OnEmpty::Lose),
         speed: r.speed,
-        lane_wars: r.wars_to_win.is_none() && !r.cause_to_loser,
+        lane_wars: r.wars_to_win.is_none_or(|n| n <= WARS_WON) && !r.cause_to_loser,
+        wars_to_win: r.wars_to_win.map(u64::from),
         // Under `on_empty = lose` a hand short of cards never grows back (its stack is out, and
         // no won pile turns over): such battles are the table battle's.
         short_hands: HANDS && !counted && r.two_pile != Some(OnEmpty::Lose),
@@ -404,6 +409,12 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         wars: Wars::default(),
         held: (0..seated).fold(0u64, |v, i| v | u64::from(s.hand_len[seat[i]]) << (16 * i)),
         bare: 0,
+        // (Each below `wars_to_win`, or the game would have ended.)
+        won: if shape.wars_to_win.is_some() {
+            (0..seated).fold(0u64, |v, i| v | u64::from(s.wars_won[seat[i]]) << (16 * i))
+        } else {
+            0
+        },
     };
     let mut hands = [0u64; MAX_PLAYERS];
     if HANDS {
@@ -433,6 +444,9 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
         s.h[p] = mask + 1 + ((run.heads >> (16 * i)) as usize & mask);
         s.l[p] = (run.lens >> (16 * i)) as usize & LANE;
         s.m[p] = (run.wons >> (16 * i)) as usize & LANE;
+        if shape.wars_to_win.is_some() {
+            s.wars_won[p] = (run.won >> (16 * i)) as u32 & LANE as u32;
+        }
     }
     s.count_shuffles(run.shuffled);
     s.count_lane_wars(run.wars.rounds);
@@ -465,6 +479,7 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
             general::contest(r, t, s, tally, rng, &mut Quiet, in_game, &mut up, 0, 0)
         }
         Stop::Check(winner) => general::after(r, s, tally, winner, 0, 0),
+        Stop::WarWon { winner, depth } => general::after(r, s, tally, winner, depth, 0),
         Stop::Look => None,
     };
     (stop, end)
@@ -518,6 +533,8 @@ const LANE: usize = 0xFFFF;
 /// The largest ring [`plain_run`] and [`pair_hands`] address: a head below it plus one still
 /// fits its lane.
 const LANES_RING: usize = 1 << 15;
+/// The largest `wars_to_win` whose count of wars won [`Run::won`]'s lanes hold.
+const WARS_WON: u32 = 0x7FFF;
 /// No leader yet, as [`Run::leader`] says it.
 const NONE: u8 = u8::MAX;
 
@@ -557,10 +574,13 @@ struct Shape {
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
     speed: Option<u64>,
-    /// A war may be played on the lanes ([`lane_war`]): it counts for no ending of its own
-    /// (no `wars_to_win`), and no tied card is set apart for the loser (no
-    /// `war_cause_to_loser`, which the table's wars play).
+    /// A war may be played on the lanes ([`lane_war`]): no tied card is set apart for the
+    /// loser (no `war_cause_to_loser`, which the table's wars play), and the wars a seat wins
+    /// fit its lane (`wars_to_win` at most [`WARS_WON`]).
     lane_wars: bool,
+    /// `wars_to_win`: the runs count each seat's wars won on the lanes ([`Run::won`]) and stop
+    /// where one reaches it ([`Stop::WarWon`]).
+    wars_to_win: Option<u64>,
     /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's stack
     /// (with its won pile under two piles) has run out, or with a prize is down to one card
     /// ([`short_run`](short::short_run)): its hand plays down and grows back after a pick-up. Not
@@ -663,6 +683,8 @@ struct Run {
     /// ([`short_run`](short::short_run)), or down to its last card (`plain_run`'s bare
     /// battle).
     bare: u64,
+    /// Under `wars_to_win`, the wars each seat has won, as lanes (zero otherwise).
+    won: u64,
 }
 
 /// What the wars a run played on its lanes ([`lane_war`]) add to the tally: rounds of war, the

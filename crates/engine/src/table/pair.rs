@@ -98,6 +98,7 @@ pub(super) fn pair_hands<
         tort,
         tort_tops,
         tort_hands,
+        mut won,
         ..
     } = *run;
     debug_assert_eq!(TWO, shape.two_pile);
@@ -424,6 +425,17 @@ pub(super) fn pair_hands<
                 w = war.winner;
                 wars = wars.and(war.depth, war.cards);
                 shuffled += war.shuffled;
+                if let Some(n) = shape.wars_to_win {
+                    // As in `plain_run`: the wars a seat won, and the ending at `n`.
+                    won += 1 << (16 * w);
+                    if (won >> (16 * w)) & LANE as u64 >= n {
+                        ahead = 1;
+                        break Stop::WarWon {
+                            winner: seat[w],
+                            depth: war.depth,
+                        };
+                    }
+                }
             } else {
                 // Lane 1 won if its bit is the one set.
                 w = usize::from(best >> 1);
@@ -511,6 +523,7 @@ pub(super) fn pair_hands<
     run.changes = changes;
     run.lam = lam;
     run.wars = wars;
+    run.won = won;
     stop
 }
 
