@@ -1027,11 +1027,13 @@ mod x86 {
     /// not 0: the size compiled in) and refill its slot from the stack, on the rings of `cap` bytes
     /// at `base[0]` and `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking:
     /// the same battles, draws and counts as the table loop's [`pair_hands`](crate::table), until
-    /// the first tie. Each battle's slots are picked in turn (seat 0's, seat 1's, drawn with a
-    /// random policy; then, under the shuffled pick-up, its bit), and the hands followed in a
-    /// register; the winners' cards are then laid and packed behind everything they hold (onto
-    /// their won piles with `TWO` piles: no card is drawn from an empty stack, as each holds `k`),
-    /// and the lead changes counted, for the whole block at once, as the one-card block does.
+    /// the first tie not grabbed. Each battle's slots are picked in turn (seat 0's, seat 1's, drawn
+    /// with a random policy; then, under `speed`, seat 0's grab, drawn against `grab`'s threshold,
+    /// which makes the battle seat 0's, tie or not; then, under the shuffled pick-up, its bit), and
+    /// the hands followed in a register; the winners' cards are then laid and packed behind
+    /// everything they hold (onto their won piles with `TWO` piles: no card is drawn from an empty
+    /// stack, as each holds `k`), and the lead changes counted, for the whole block at once, as the
+    /// one-card block does.
     ///
     /// # Safety
     /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
@@ -1046,12 +1048,14 @@ mod x86 {
         const TWO: bool,
         const POLICY: u8,
         const HAND: usize,
+        const SPEED: bool,
     >(
         buf: &mut [u8],
         base: [usize; 2],
         cap: usize,
         hand: u32,
         k: usize,
+        threshold: u64,
         run: &mut HandRun,
         rng: &mut GameRng,
     ) -> HandBlock {
@@ -1068,21 +1072,22 @@ mod x86 {
         let held = |run: &HandRun, p: usize| run.lens[p] + if TWO { run.wons[p] } else { 0 };
         let [mut w0, mut w1] = run.words;
         let mut ups = [[0u8; 16]; 2];
-        let mut coins = 0u32;
+        let (mut coins, mut grabs) = (0u32, 0u32);
         let mut tie = None;
         let mut done = 0;
         // The generator as a local copy for the block, written back once.
         let mut g = rng.clone();
         while done < k {
-            // SAFETY: ring positions are below `cap`, and both rings lie in `buf` (asserted).
+            // SAFETY: ring positions are below `cap`, and both rings lie in `buf`
+            // (asserted).
             let (top0, top1) = unsafe {
                 (
                     u64::from(*buf.get_unchecked(base[0] + ((h0 + done) & mask))),
                     u64::from(*buf.get_unchecked(base[1] + ((h1 + done) & mask))),
                 )
             };
-            // The policy's pick (or draw) for each seat in turn, then the card in that slot is
-            // played and the slot refilled from the stack (`table::draw_up`).
+            // The policy's pick (or draw) for each seat in turn, then the card in that slot
+            // is played and the slot refilled from the stack (`table::draw_up`).
             let (slot0, slot1) = if POLICY == policy::RANDOM {
                 g.below_pair(hand, hand)
             } else {
@@ -1094,10 +1099,13 @@ mod x86 {
             let up1 = (w1 >> at1) as u8;
             w0 = w0 & !(0xFF << at0) | top0 << at0;
             w1 = w1 & !(0xFF << at1) | top1 << at1;
-            if up0 == up1 {
+            // Seat 0's grab under `speed`, drawn after the picks: its battle, tie or not.
+            let grabbed = SPEED && g.next_u64() < threshold;
+            if up0 == up1 && !grabbed {
                 tie = Some([up0, up1]);
                 break;
             }
+            grabs |= u32::from(grabbed) << done;
             if PICK == pick::SHUFFLED {
                 // The 2-card shuffle's one draw: the pair goes down the other way round.
                 coins |= u32::from(g.bit()) << done;
@@ -1118,14 +1126,19 @@ mod x86 {
                     _mm_loadu_si128(ups[1].as_ptr().cast()),
                 )
             };
-            won1 = u32::from(_mm_cmpgt_epu8_mask(vb, va)) & km;
+            // Under an ordered ranking the winner's card is the higher one, but where seat 0
+            // grabbed the battle.
+            let higher1 = u32::from(_mm_cmpgt_epu8_mask(vb, va)) & km;
+            won1 = higher1 & !grabs;
             let won0 = !won1 & km;
-            // Under an ordered ranking the winner's card is the higher one.
             let swap = match PICK {
                 pick::SHUFFLED => coins,
                 pick::SEAT => 0,
-                pick::WINNER | pick::DESC => won1,
-                _ => won0,
+                pick::WINNER => won1,
+                pick::LOSER => won0,
+                // (Equal cards are the same byte: their order does not matter.)
+                pick::DESC => higher1,
+                _ => u32::from(_mm_cmpgt_epu8_mask(va, vb)) & km,
             };
             let pairs = laid_pairs(va, vb, swap);
             for (p, won) in [won0, won1].into_iter().enumerate() {

@@ -1440,6 +1440,47 @@ fn wars_to_win_on_the_lanes_end_games_as_the_general_loop_ends_them() {
     assert!(won_by_wars > 10_000, "{won_by_wars} games won by wars");
 }
 
+/// `speed` in the vector blocks of two seats' hand battles: seat 0's grab drawn after each
+/// battle's picks (a grabbed tie is seat 0's, and a grabbed battle lays its cards by rank, not
+/// by who won, under the rank orders). Every pick-up order, each policy, one pile and two,
+/// grabs rare and common: the general loop's games, with the blocks and without; and the
+/// blocks ran.
+#[test]
+fn speed_in_two_seat_hand_blocks_plays_the_general_loops_games() {
+    let vectors =
+        Engine::new(&Rules::from_pairs([("players", "2")]).unwrap()).force_loop(HotLoop::Block);
+    let mut blocks = 0;
+    for pickup in EVERY_PICKUP {
+        for policy in ["random", "highest", "lowest", "median"] {
+            for pile in ["single", "two-pile"] {
+                for speed in ["0.05", "0.5"] {
+                    let pairs = [
+                        ("hand", "3"),
+                        ("hand_policy", policy),
+                        ("pickup", pickup),
+                        ("pile", pile),
+                        ("speed", speed),
+                    ];
+                    let rules = Rules::from_pairs(pairs).unwrap();
+                    let games: Vec<GameSeed> = (0..12).map(|g| GameSeed::new(13, 1, g)).collect();
+                    let mut engine = Engine::new(&rules);
+                    let before = engine.hand_blocks();
+                    let compared = every_loop_agrees(&rules, &games).unwrap();
+                    assert!(compared.contains(&HotLoop::Table), "{rules}");
+                    for &g in &games {
+                        engine.play(g);
+                    }
+                    let ran = engine.hand_blocks() - before;
+                    // (Speed makes every game random: no loop is looked for, and blocks run.)
+                    assert_eq!(ran > 0, vectors, "{rules}: {ran} blocks");
+                    blocks += ran;
+                }
+            }
+        }
+    }
+    assert!(!vectors || blocks > 1000, "{blocks} blocks");
+}
+
 /// Loops longer than the trail the specialised loops note for the replay (65,536 battles): the
 /// 3-seat loops of `players=3, pickup=seat` run to periods of 180,180 battles. Among the first
 /// games of a seed, those whose loop closes after more battles than that are played by every

@@ -24,20 +24,20 @@ use crate::state::MAX_PLAYERS;
 /// for its prize (every prize first), and at its refill, after its pick. A tie (one that ends a
 /// vector block below too) is a war in the run where [`lane_war`] can play it (under an ordered
 /// ranking [`pair_war`]: the same war, compiled for the policy and the pick-up; the lanes handed
-/// over by value: a run that lent them to the call would keep them in memory). Under
-/// `on_empty = lose` the run stops after a battle (or block) that leaves a stack short of the
-/// next battle, and its wars are paid from the stacks alone. Otherwise, once a seat's
-/// supply (its stack, with its won pile under two piles) is out, or with a prize down to one
-/// card, where the [`Shape`] lets hands play short, the battles until both supplies are back are
-/// [`short_run`]'s, out of the loop, so the battles with full hands carry nothing for them (they
-/// are about 3 % of the battles with hands of 3). Where both seats play by one policy under an
-/// ordered ranking, without a prize or speed, and no loop is looked for (a random policy or
-/// pick-up, shuffled won piles, or the leaps of a loop's replay), blocks of up to 16 battles (no
-/// more than either stack holds: under two piles a block turns no pile over; none past the first
-/// after which an ending that counts cards may have come, [`Shape::room`]) go to
-/// the block loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the
-/// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
-/// they hold different counts, is first settled by a battle here).
+/// over by value: a run that lent them to the call would keep them in memory). Under `on_empty =
+/// lose` the run stops after a battle (or block) that leaves a stack short of the next battle, and
+/// its wars are paid from the stacks alone. Otherwise, once a seat's supply (its stack, with its
+/// won pile under two piles) is out, or with a prize down to one card, where the [`Shape`] lets
+/// hands play short, the battles until both supplies are back are [`short_run`]'s, out of the loop,
+/// so the battles with full hands carry nothing for them (they are about 3 % of the battles with
+/// hands of 3). Where both seats play by one policy under an ordered ranking, without a prize
+/// (under `speed` too), and no loop is looked for (a random policy or pick-up, shuffled won piles,
+/// or the leaps of a loop's replay), blocks of up to 16 battles (no more than either stack holds:
+/// under two piles a block turns no pile over; none past the first after which an ending that
+/// counts cards may have come, [`Shape::room`]) go to the block loop's
+/// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees with
+/// what the seats hold (a leader that is out of the game, or no leader while they hold different
+/// counts, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn pair_hands<
@@ -63,9 +63,10 @@ pub(super) fn pair_hands<
     } else {
         [policy_of(POLICY); 2]
     };
-    // Both seats on one policy under an ordered ranking, without a prize, speed, or a loop to
-    // look for: blocks of battles with the block loop's vector code, where the CPU has it. (Two
-    // piles run with the policies read per run, `MIXED`; with one, `MIXED` means two policies.)
+    // Both seats on one policy under an ordered ranking, without a prize or a loop to look
+    // for (under `speed`, seat 0's grabs drawn in the block): blocks of battles with the block
+    // loop's vector code, where the CPU has it. (Two piles run with the policies read per run,
+    // `MIXED`; with one, `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
@@ -73,7 +74,6 @@ pub(super) fn pair_hands<
         && (POLICY != policy::MIXED || TWO && policies[0] == policies[1])
         && ORDERED
         && !shape.cycles
-        && shape.speed.is_none()
         && s.vectors();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -228,17 +228,34 @@ pub(super) fn pair_hands<
                     // pile (if any) right behind its stack; hands of `hand ≤ 8` cards; the lead
                     // agrees.
                     let b = unsafe {
+                        // (Under `speed` with seat 0's grab compiled in: a test for it in the
+                        // block measured 4 % on hands without speed.)
+                        use crate::block::hand_battles;
                         macro_rules! battles {
                             ($policy:expr) => {
-                                crate::block::hand_battles::<PICK, TWO, { $policy }, HAND>(
-                                    buf,
-                                    base,
-                                    cap,
-                                    hand as u32,
-                                    k,
-                                    &mut hr,
-                                    &mut g,
-                                )
+                                if grabs {
+                                    hand_battles::<PICK, TWO, { $policy }, HAND, true>(
+                                        buf,
+                                        base,
+                                        cap,
+                                        hand as u32,
+                                        k,
+                                        threshold,
+                                        &mut hr,
+                                        &mut g,
+                                    )
+                                } else {
+                                    hand_battles::<PICK, TWO, { $policy }, HAND, false>(
+                                        buf,
+                                        base,
+                                        cap,
+                                        hand as u32,
+                                        k,
+                                        0,
+                                        &mut hr,
+                                        &mut g,
+                                    )
+                                }
                             };
                         }
                         // (Under `MIXED`, both seats' policy, read per run.)
