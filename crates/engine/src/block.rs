@@ -1028,7 +1028,7 @@ mod x86 {
     /// at `base[0]` and `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking:
     /// the same battles, draws and counts as the table loop's [`pair_hands`](crate::table), until
     /// the first tie not grabbed. Each battle's slots are picked in turn (seat 0's, seat 1's, drawn
-    /// with a random policy; then, under `speed`, seat 0's grab, drawn against `grab`'s threshold,
+    /// with a random policy; then, with `SPEED`, seat 0's grab, a draw below `threshold`,
     /// which makes the battle seat 0's, tie or not; then, under the shuffled pick-up, its bit), and
     /// the hands followed in a register; the winners' cards are then laid and packed behind
     /// everything they hold (onto their won piles with `TWO` piles: no card is drawn from an empty

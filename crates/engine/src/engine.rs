@@ -7,9 +7,9 @@
 //!   whenever an observer watches.
 //! - [`HotLoop::Table`]: the table loop ([`crate::table`]) on the compact [`Seats`] layout, for
 //!   every rule set: battles of 3–4 players and of hands in a few steps or in runs on lanes,
-//!   wars on the seats, what they cannot pay for (and under `on_empty = lose` a battle in which
-//!   a stack is short of it, or with hands every battle) by the general battle on the same
-//!   seats. Where the rules for two allow it, a game's last two seats go to the
+//!   wars on the seats, what they cannot pay for (and under `on_empty = lose` a battle that
+//!   puts a seat out, or without hands one in which a stack is short of it) by the general
+//!   battle on the same seats. Where the rules for two allow it, a game's last two seats go to the
 //!   two-seat loops ([`LastTwo`]).
 //! - [`HotLoop::Duo`]: the two-seat loop ([`crate::duo`]) for the 2-player rule sets without
 //!   hands ([`duo::plays`]).
@@ -92,8 +92,8 @@ pub struct Engine {
     rules: Rules,
     hot: HotLoop,
     scratch: Scratch,
-    /// The general loop's state: a game is dealt here for the general loop, with hands, or
-    /// from an explicit deal; the others go straight into `seats`.
+    /// The general loop's state: a game is dealt here for the general loop (and an observer)
+    /// or from an explicit deal; the others go straight into `seats`, hands filled there.
     st: State,
     saves: Saves<State>,
     /// The specialised loops' layout and their loop-detection copies.

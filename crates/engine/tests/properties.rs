@@ -1270,15 +1270,15 @@ fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
 
 /// `on_empty = lose` with hands, 2–4 seats: the table loop's runs play the battles in which every
 /// hand is full and every stack holds the battle's cards (two seats in `pair_hands`, with its
-/// vector blocks where the CPU has them, and both ways); a hand that runs short (its stack out,
-/// no won pile turning over) is the table battle's, and a seat put out the general battle's.
-/// Every pick-up order,
-/// with and without a prize, hands of one and three under several policies, the short-war
-/// rules, war sizes, endings that count, `speed`, a short deal: each record equal to the
-/// general loop's; the runs' wars were played on the lanes, and the vector blocks ran.
+/// vector blocks where the CPU has them, and both ways); a hand that runs short (its stack out, no
+/// won pile turning over) is the table battle's, and a seat put out the general battle's. Every
+/// pick-up order, with and without a prize, hands of one to five under several policies, the
+/// short-war rules, war sizes, endings that count, `speed`, a short deal, `war_cause_to_loser` with
+/// two seats: each record equal to the general loop's; the runs' wars were played on the lanes, and
+/// the vector blocks ran.
 #[test]
 fn hands_under_on_empty_lose_play_the_general_loops_games() {
-    let extras: [&[(&str, &str)]; 14] = [
+    let extras: [&[(&str, &str)]; 15] = [
         &[],
         &[("short_war", "lose")],
         &[("short_war", "last-card-up")],
@@ -1293,12 +1293,15 @@ fn hands_under_on_empty_lose_play_the_general_loops_games() {
         &[("battle_limit", "6")],
         &[("safety_cap", "8")],
         &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
+        // (A rule for two: skipped with more.)
+        &[("war_cause_to_loser", "true")],
     ];
-    let hands: [&[(&str, &str)]; 4] = [
+    let hands: [&[(&str, &str)]; 5] = [
         &[("hand", "3")],
         &[("hand", "3"), ("hand_policy", "highest")],
         &[("hand", "1"), ("hand_policy", "lowest")],
         &[("hand", "2"), ("hand_policy", "median")],
+        &[("hand", "5")],
     ];
     let (mut compared, mut blocks, mut wars_played) = (0, 0, 0);
     for players in ["2", "3", "4"] {
@@ -1306,6 +1309,11 @@ fn hands_under_on_empty_lose_play_the_general_loops_games() {
             for pickup in EVERY_PICKUP {
                 for hand in hands {
                     for extra in extras {
+                        if extra.first().is_some_and(|e| e.0 == "war_cause_to_loser")
+                            && players != "2"
+                        {
+                            continue;
+                        }
                         let mut pairs = vec![
                             ("players", players),
                             ("pile", "two-pile"),
@@ -1352,7 +1360,7 @@ fn hands_under_on_empty_lose_play_the_general_loops_games() {
             }
         }
     }
-    assert_eq!(compared, 3 * 2 * 7 * 4 * 14);
+    assert_eq!(compared, (3 * 14 + 1) * 2 * 7 * 5);
     assert!(wars_played > 10_000, "{wars_played} wars on the lanes");
     // Two seats' hand battles ran in vector blocks, where the CPU has them.
     let mut probe = Engine::new(&Rules::from_pairs([("hand", "3")]).unwrap());
@@ -1365,12 +1373,15 @@ fn hands_under_on_empty_lose_play_the_general_loops_games() {
     );
 }
 
-/// Wars that count (`wars_to_win` of 1, 2 and 5) played on the table loop's lanes: each seat's
-/// wars won counted in the run, which stops where one reaches the count and leaves the ending to
-/// the general `after`. 3–4 seats without hands, 2–4 with hands (two seats: `pair_war` under an
-/// ordered ranking, `lane_war` under a beats-table), one pile or two (either `on_empty`), with a
-/// prize or without, three pick-up orders (two deterministic, whose loops compare the wars
-/// won): each record equal to the general loop's; lane wars ran, and games ended by their wars.
+/// Wars that count (`wars_to_win` of 1, 2, 5 and 200) played on the table loop's lanes: each
+/// seat's wars won counted in the run, which stops where one reaches the count and leaves the
+/// ending to the general `after`; above the lanes' bound (40,000) no war is played on them.
+/// 3–4 seats without hands (the last two seats kept at the table and handed to the two-seat
+/// loops), 2–4 with hands (two seats: `pair_war` under an ordered ranking, `lane_war` under a
+/// beats-table), one pile or two (each `on_empty`), with a prize or without, pick-up orders
+/// (deterministic ones loop, or run to the cap and are replayed), endings that count cards,
+/// `speed`, `war_cause_to_loser` (no war on the lanes): each record equal to the general
+/// loop's; lane wars ran, and games ended by their wars, by loops and at the cap.
 #[test]
 fn wars_to_win_on_the_lanes_end_games_as_the_general_loop_ends_them() {
     let hands: [&[(&str, &str)]; 4] = [
@@ -1383,52 +1394,77 @@ fn wars_to_win_on_the_lanes_end_games_as_the_general_loop_ends_them() {
             ("ranking", "peasant"),
         ],
     ];
-    let piles: [&[(&str, &str)]; 3] = [
+    let piles: [&[(&str, &str)]; 4] = [
         &[],
-        &[("pile", "two-pile")],
+        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+        &[("pile", "two-pile"), ("on_empty", "shuffle")],
         &[("pile", "two-pile"), ("on_empty", "lose")],
     ];
-    let (mut compared, mut won_by_wars) = (0, 0);
+    let extras: [&[(&str, &str)]; 7] = [
+        &[("pickup", "shuffled")],
+        &[("pickup", "seat")],
+        &[("pickup", "winner-first")],
+        &[("pickup", "rank-desc")],
+        &[("target_cards", "30"), ("min_cards", "3")],
+        &[("speed", "0.3")],
+        &[("war_cause_to_loser", "true")],
+    ];
+    let (mut compared, mut ends, mut played_on_lanes) = (0, [0usize; 3], 0);
     for players in ["2", "3", "4"] {
         // (Two seats without hands are the two-seat loops'.)
         for hand in hands.iter().skip(usize::from(players == "2")) {
-            for wars in ["1", "2", "5"] {
+            for wars in ["1", "2", "5", "200", "40000"] {
                 for pile in piles {
                     for prize in ["false", "true"] {
-                        for pickup in ["shuffled", "seat", "winner-first"] {
+                        for extra in extras {
+                            // (`war_cause_to_loser` is a rule for two.)
+                            if extra[0].0 == "war_cause_to_loser" && players != "2" {
+                                continue;
+                            }
                             let mut pairs = vec![
                                 ("players", players),
                                 ("wars_to_win", wars),
                                 ("prize", prize),
-                                ("pickup", pickup),
-                                ("safety_cap", "5000"),
+                                ("safety_cap", "3000"),
                             ];
                             pairs.extend_from_slice(hand);
                             pairs.extend_from_slice(pile);
+                            pairs.extend_from_slice(extra);
                             let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
                             let games: Vec<GameSeed> =
-                                (0..40).map(|g| GameSeed::new(11, 2, g)).collect();
+                                (0..12).map(|g| GameSeed::new(11, 2, g)).collect();
                             let mut engine = Engine::new(&rules);
                             assert_eq!(engine.hot_loop(), HotLoop::Table, "{rules}");
                             assert!(engine.force_loop(HotLoop::General));
                             let want: Vec<GameRecord> =
                                 games.iter().map(|&g| engine.play(g)).collect();
                             assert!(engine.force_loop(HotLoop::Table), "{rules}");
-                            // (Kept at the table to the end: the two-seat loops count wars
-                            // of their own.)
-                            engine.force_last_two_loop(None);
                             let before = engine.lane_wars();
-                            for (&id, want) in games.iter().zip(&want) {
-                                assert_eq!(&engine.play(id), want, "{id:?}, rules {rules}");
+                            for last_two in [None, Some(HotLoop::Duo), Some(HotLoop::Block)] {
+                                if !engine.force_last_two_loop(last_two) {
+                                    continue;
+                                }
+                                for (&id, want) in games.iter().zip(&want) {
+                                    assert_eq!(
+                                        &engine.play(id),
+                                        want,
+                                        "{id:?}, last two {last_two:?}, rules {rules}"
+                                    );
+                                }
                             }
-                            assert!(
-                                engine.lane_wars() > before,
-                                "no war on the lanes, rules {rules}"
-                            );
-                            won_by_wars += want
-                                .iter()
-                                .filter(|g| g.end == EndReason::WarsToWin)
-                                .count();
+                            let lane_wars = engine.lane_wars() - before;
+                            if wars == "40000" || extra[0].0 == "war_cause_to_loser" {
+                                assert_eq!(lane_wars, 0, "wars on the lanes, rules {rules}");
+                            }
+                            played_on_lanes += lane_wars;
+                            for g in &want {
+                                match g.end {
+                                    EndReason::WarsToWin => ends[0] += 1,
+                                    EndReason::Cycle => ends[1] += 1,
+                                    EndReason::Capped => ends[2] += 1,
+                                    _ => {}
+                                }
+                            }
                             compared += 1;
                         }
                     }
@@ -1436,8 +1472,15 @@ fn wars_to_win_on_the_lanes_end_games_as_the_general_loop_ends_them() {
             }
         }
     }
-    assert_eq!(compared, (3 + 4 + 4) * 3 * 3 * 2 * 3);
-    assert!(won_by_wars > 10_000, "{won_by_wars} games won by wars");
+    assert_eq!(compared, ((3 + 4 + 4) * 6 + 3) * 5 * 4 * 2);
+    assert!(
+        played_on_lanes > 10_000,
+        "{played_on_lanes} wars on the lanes"
+    );
+    assert!(
+        ends[0] > 5_000 && ends[1] > 20 && ends[2] > 20,
+        "games won by wars, looped, capped: {ends:?}"
+    );
 }
 
 /// `speed` in the vector blocks of two seats' hand battles: seat 0's grab drawn after each

@@ -15,7 +15,8 @@
 //! runs and their wars draw from the stacks alone, and a battle in which a stack is short of it (a
 //! seat out of the game, its won pile on the table; with a prize, one giving none) is the general
 //! [`battle`](general::battle) on the same seats; with hands, every battle from the first with a
-//! stack short is the table battle's, the general battle's where a hand is empty (its seat out).
+//! stack short is the table battle's, the general battle's where a hand is empty (its seat out)
+//! or, with a prize, a stack is out (that seat gives none).
 //! Short hands with an ending that counts cards are the table battle's too; other seats with hands
 //! play down and grow back in [`short_run`](short::short_run) once a seat's supply is out (with a
 //! prize, down to one card). Once two seats are left, the engine may take the game over for the
@@ -102,7 +103,8 @@ fn run_with<const N: usize, const PRIZE: bool, const HANDS: bool>(
 ) -> Played {
     let cap = r.safety_cap.unwrap_or(u64::MAX);
     // Two piles are on the ring too: a stack that runs out turns its won pile over in the run
-    // (under `on_empty = lose`, the general battle puts its seat out).
+    // (under `on_empty = lose`, the table battle plays on, and the general battle puts a seat
+    // out).
     if s.cap() <= LANES_RING {
         // Hands stay at the table to the end: the two-seat loops have none.
         let last_two = last_two && !HANDS;
@@ -214,8 +216,8 @@ fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_
 /// may play short ([`short_run`](short::short_run)). Under `on_empty = lose` no won pile turns
 /// over and none counts: a battle in which a stack is short of it (out, or with a prize down to
 /// one card; with hands, or a hand not full) goes to [`battle`], which gives it to the general
-/// battle where a seat is out of the game or (without hands) gives no prize, and a run stops
-/// after the battle that leaves a stack that short.
+/// battle where a seat is out of the game or gives no prize (without hands its stack down to one
+/// card, with hands out), and a run stops after the battle that leaves a stack that short.
 /// Loops are found with Brent's algorithm as [`cycle::brent`] finds them, its first save after
 /// [`cycle::FIRST_LOOK`] battles, and a position compared in full only when its stack lengths
 /// and top cards match the saved one's.
@@ -259,7 +261,8 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         lose: r.two_pile == Some(OnEmpty::Lose),
         speed: r.speed,
         lane_wars: r.wars_to_win.is_none_or(|n| n <= WARS_WON) && !r.cause_to_loser,
-        wars_to_win: r.wars_to_win.map(u64::from),
+        // (Above the bound the runs play no war and count none: the table's wars count them.)
+        wars_to_win: r.wars_to_win.filter(|&n| n <= WARS_WON).map(u64::from),
         // Under `on_empty = lose` a hand short of cards never grows back (its stack is out, and
         // no won pile turns over): such battles are the table battle's.
         short_hands: HANDS && !counted && r.two_pile != Some(OnEmpty::Lose),
@@ -568,7 +571,7 @@ struct Shape {
     /// run stops after a battle that leaves a stack short of the next (out, or with a prize
     /// down to one card): that battle and, with hands, every one after it (hands do not play
     /// short in the runs) is the table [`battle`]'s, the general battle's where it puts a seat
-    /// out ([`off_ring`]).
+    /// out or a seat gives no prize ([`off_ring`]).
     lose: bool,
     /// `speed`'s threshold: seat 0, while in the game, grabs a battle's cards when a draw
     /// falls below it.
@@ -577,8 +580,8 @@ struct Shape {
     /// loser (no `war_cause_to_loser`, which the table's wars play), and the wars a seat wins
     /// fit its lane (`wars_to_win` at most [`WARS_WON`]).
     lane_wars: bool,
-    /// `wars_to_win`: the runs count each seat's wars won on the lanes ([`Run::won`]) and stop
-    /// where one reaches it ([`Stop::WarWon`]).
+    /// `wars_to_win` (at most [`WARS_WON`]): the runs count each seat's wars won on the lanes
+    /// ([`Run::won`]) and stop where one reaches it ([`Stop::WarWon`]).
     wars_to_win: Option<u64>,
     /// Seats with hands play on in the run ([`pair_hands`], [`plain_run`]) once a seat's stack
     /// (with its won pile under two piles) has run out, or with a prize is down to one card

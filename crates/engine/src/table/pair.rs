@@ -31,8 +31,8 @@ use crate::state::MAX_PLAYERS;
 /// hands play short, the battles until both supplies are back are [`short_run`]'s, out of the loop,
 /// so the battles with full hands carry nothing for them (they are about 3 % of the battles with
 /// hands of 3). Where both seats play by one policy under an ordered ranking, without a prize
-/// (under `speed` too), and no loop is looked for (a random policy or pick-up, shuffled won piles,
-/// or the leaps of a loop's replay), blocks of up to 16 battles (no more than either stack holds:
+/// (under `speed` too), and no loop is looked for (a random policy or pick-up, `speed`, shuffled
+/// won piles, or the leaps of a loop's replay), blocks of up to 16 battles (no more than either stack holds:
 /// under two piles a block turns no pile over; none past the first after which an ending that
 /// counts cards may have come, [`Shape::room`]) go to the block loop's
 /// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees with
