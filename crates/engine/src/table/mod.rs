@@ -593,6 +593,18 @@ struct Shape {
 }
 
 impl Shape {
+    /// Under `wars_to_win`, counts a war that lane `w` won on the lanes in `won` (the general
+    /// settle's count of the wars a seat won) and says whether it brings the lane to the count
+    /// (the general after's ending); without, nothing.
+    #[inline(always)]
+    fn war_won(&self, won: &mut u64, w: usize) -> bool {
+        let Some(n) = self.wars_to_win else {
+            return false;
+        };
+        *won += 1 << (16 * w);
+        (*won >> (16 * w)) & LANE as u64 >= n
+    }
+
     /// Brent's count in a run, kept as two marks so that a battle makes one compare: `lam`'s
     /// offset from the battle count (`lam = lam_at + battles` once a battle's steps are done)
     /// and the battle at which the run stops to look, where `lam` reaches `power` or at the

@@ -442,16 +442,12 @@ pub(super) fn pair_hands<
                 w = war.winner;
                 wars = wars.and(war.depth, war.cards);
                 shuffled += war.shuffled;
-                if let Some(n) = shape.wars_to_win {
-                    // As in `plain_run`: the wars a seat won, and the ending at `n`.
-                    won += 1 << (16 * w);
-                    if (won >> (16 * w)) & LANE as u64 >= n {
-                        ahead = 1;
-                        break Stop::WarWon {
-                            winner: seat[w],
-                            depth: war.depth,
-                        };
-                    }
+                if shape.war_won(&mut won, w) {
+                    ahead = 1;
+                    break Stop::WarWon {
+                        winner: seat[w],
+                        depth: war.depth,
+                    };
                 }
             } else {
                 // Lane 1 won if its bit is the one set.

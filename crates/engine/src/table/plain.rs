@@ -302,17 +302,12 @@ pub(super) fn plain_run<
                     (w, warred) = (war.winner, true);
                     wars = wars.and(war.depth, war.cards);
                     shuffled += war.shuffled;
-                    if let Some(n) = shape.wars_to_win {
-                        // The general settle's count of the wars a seat won, and the general
-                        // after's ending once it reaches `n`.
-                        won += 1 << (16 * w);
-                        if (won >> (16 * w)) & LANE as u64 >= n {
-                            ahead = 1;
-                            break Stop::WarWon {
-                                winner: seat[w],
-                                depth: war.depth,
-                            };
-                        }
+                    if shape.war_won(&mut won, w) {
+                        ahead = 1;
+                        break Stop::WarWon {
+                            winner: seat[w],
+                            depth: war.depth,
+                        };
                     }
                 } else {
                     // The best card's lane: `best` has a bit set, and none above the `M` lanes.
