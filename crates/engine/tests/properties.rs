@@ -1485,25 +1485,34 @@ fn wars_to_win_on_the_lanes_end_games_as_the_general_loop_ends_them() {
 
 /// `speed` in the vector blocks of two seats' hand battles: seat 0's grab drawn after each
 /// battle's picks (a grabbed tie is seat 0's, and a grabbed battle lays its cards by rank, not
-/// by who won, under the rank orders). Every pick-up order, each policy, one pile and two,
-/// grabs rare and common: the general loop's games, with the blocks and without; and the
-/// blocks ran.
+/// by who won, under the rank orders). Every pick-up order, each policy, one pile and two (each
+/// `on_empty` that turns a pile over), grabs rare and common, two seats and three (whose last
+/// two play on at the table, with seat 0 or without): the general loop's games, with the blocks
+/// and without; and the blocks ran.
 #[test]
 fn speed_in_two_seat_hand_blocks_plays_the_general_loops_games() {
     let vectors =
         Engine::new(&Rules::from_pairs([("players", "2")]).unwrap()).force_loop(HotLoop::Block);
     let mut blocks = 0;
+    let piles: [&[(&str, &str)]; 3] = [
+        &[],
+        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+        &[("pile", "two-pile"), ("on_empty", "shuffle")],
+    ];
     for pickup in EVERY_PICKUP {
         for policy in ["random", "highest", "lowest", "median"] {
-            for pile in ["single", "two-pile"] {
-                for speed in ["0.05", "0.5"] {
-                    let pairs = [
+            for pile in piles {
+                // Three seats: the last two play on at the table, seat 0 among them (its grabs
+                // drawn in the blocks) or out (the blocks compiled without them).
+                for (players, speed) in [("2", "0.05"), ("2", "0.5"), ("3", "0.3")] {
+                    let mut pairs = vec![
+                        ("players", players),
                         ("hand", "3"),
                         ("hand_policy", policy),
                         ("pickup", pickup),
-                        ("pile", pile),
                         ("speed", speed),
                     ];
+                    pairs.extend_from_slice(pile);
                     let rules = Rules::from_pairs(pairs).unwrap();
                     let games: Vec<GameSeed> = (0..12).map(|g| GameSeed::new(13, 1, g)).collect();
                     let mut engine = Engine::new(&rules);
