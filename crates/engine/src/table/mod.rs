@@ -244,6 +244,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     }
     // A full hand's cards count towards `target_cards` and `min_cards` on top of the lanes'.
     let hand = r.hand as u64;
+    let lose = r.two_pile == Some(OnEmpty::Lose);
     let shape = Shape {
         pick: pick_of(r.pickup),
         layered: r.pickup == Pickup::Played,
@@ -258,14 +259,14 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
         cap,
         two_pile: r.two_pile.is_some(),
         shuffles: r.two_pile == Some(OnEmpty::Shuffle),
-        lose: r.two_pile == Some(OnEmpty::Lose),
+        lose,
         speed: r.speed,
         lane_wars: r.wars_to_win.is_none_or(|n| n <= WARS_WON) && !r.cause_to_loser,
         // (Above the bound the runs play no war and count none: the table's wars count them.)
         wars_to_win: r.wars_to_win.filter(|&n| n <= WARS_WON).map(u64::from),
         // Under `on_empty = lose` a hand short of cards never grows back (its stack is out, and
         // no won pile turns over): such battles are the table battle's.
-        short_hands: HANDS && !counted && r.two_pile != Some(OnEmpty::Lose),
+        short_hands: HANDS && !counted && !lose,
     };
     let (mut power, mut lam) = (cycle::FIRST_LOOK, 0u64);
     let mut open = last_two;

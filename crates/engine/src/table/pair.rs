@@ -234,28 +234,22 @@ pub(super) fn pair_hands<
                         macro_rules! battles {
                             ($policy:expr) => {
                                 if grabs {
-                                    hand_battles::<PICK, TWO, { $policy }, HAND, true>(
-                                        buf,
-                                        base,
-                                        cap,
-                                        hand as u32,
-                                        k,
-                                        threshold,
-                                        &mut hr,
-                                        &mut g,
-                                    )
+                                    battles!($policy, true)
                                 } else {
-                                    hand_battles::<PICK, TWO, { $policy }, HAND, false>(
-                                        buf,
-                                        base,
-                                        cap,
-                                        hand as u32,
-                                        k,
-                                        0,
-                                        &mut hr,
-                                        &mut g,
-                                    )
+                                    battles!($policy, false)
                                 }
+                            };
+                            ($policy:expr, $speed:literal) => {
+                                hand_battles::<PICK, TWO, { $policy }, HAND, $speed>(
+                                    buf,
+                                    base,
+                                    cap,
+                                    hand as u32,
+                                    k,
+                                    threshold,
+                                    &mut hr,
+                                    &mut g,
+                                )
                             };
                         }
                         // (Under `MIXED`, both seats' policy, read per run.)
