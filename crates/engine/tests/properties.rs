@@ -1186,6 +1186,28 @@ fn seats_down_to_one_card_play_the_general_loops_games() {
     eprintln!("prizes not given in the runs: {bare_prizes}");
 }
 
+/// The options besides the pile that the tests of `on_empty = lose` play with (a game lasts no
+/// longer than a seat's deal: every battle takes from every stack): the short-war rules, war
+/// sizes, flip-one, `speed`, the endings that count, `decks=2`, `wars_to_win`, a battle limit;
+/// the safety cap (past it, a deterministic game's replay), and seats dealt short of the first
+/// battle's cards (a deck that does not divide evenly, and short of a war).
+const LOSE_EXTRAS: [&[(&str, &str)]; 14] = [
+    &[],
+    &[("short_war", "lose")],
+    &[("short_war", "last-card-up")],
+    &[("war_down", "by-rank")],
+    &[("chained_war", "flip-one")],
+    &[("speed", "0.3")],
+    &[("target_cards", "30")],
+    &[("min_cards", "4")],
+    &[("ranking", "peasant")],
+    &[("decks", "2")],
+    &[("wars_to_win", "3")],
+    &[("battle_limit", "6")],
+    &[("safety_cap", "8")],
+    &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
+];
+
 /// `on_empty = lose` with 3–4 seats on the table loop's ring: a won pile never turns over, a seat
 /// whose stack is out at a battle's start is out of the game (its won pile to that battle's
 /// winner), wars and prizes are paid from the stacks alone. The ring plays every battle in which
@@ -1195,30 +1217,11 @@ fn seats_down_to_one_card_play_the_general_loops_games() {
 /// loops; and the ring's wars were played (lane wars in runs).
 #[test]
 fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
-    // (A game lasts no longer than a seat's deal: every battle takes from every stack.)
-    let extras: [&[(&str, &str)]; 14] = [
-        &[],
-        &[("short_war", "lose")],
-        &[("short_war", "last-card-up")],
-        &[("war_down", "by-rank")],
-        &[("chained_war", "flip-one")],
-        &[("speed", "0.3")],
-        &[("target_cards", "30")],
-        &[("min_cards", "4")],
-        &[("ranking", "peasant")],
-        &[("decks", "2")],
-        &[("wars_to_win", "3")],
-        &[("battle_limit", "6")],
-        // The safety cap (past it, a deterministic game's replay), and seats dealt short of
-        // the first battle's cards (a deck that does not divide evenly, and short of a war).
-        &[("safety_cap", "8")],
-        &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
-    ];
     let (mut compared, mut handed_over) = (0, 0);
     for players in ["3", "4"] {
         for prize in ["false", "true"] {
             for pickup in EVERY_PICKUP {
-                for extra in extras {
+                for extra in LOSE_EXTRAS {
                     let mut pairs = vec![
                         ("players", players),
                         ("pile", "two-pile"),
@@ -1278,24 +1281,9 @@ fn stacks_that_run_out_under_on_empty_lose_play_the_general_loops_games() {
 /// the vector blocks ran.
 #[test]
 fn hands_under_on_empty_lose_play_the_general_loops_games() {
-    let extras: [&[(&str, &str)]; 15] = [
-        &[],
-        &[("short_war", "lose")],
-        &[("short_war", "last-card-up")],
-        &[("war_down", "by-rank")],
-        &[("chained_war", "flip-one")],
-        &[("speed", "0.3")],
-        &[("target_cards", "30")],
-        &[("min_cards", "4")],
-        &[("ranking", "peasant")],
-        &[("decks", "2")],
-        &[("wars_to_win", "3")],
-        &[("battle_limit", "6")],
-        &[("safety_cap", "8")],
-        &[("deck", "custom"), ("ranks", "4"), ("suits", "3")],
-        // (A rule for two: skipped with more.)
-        &[("war_cause_to_loser", "true")],
-    ];
+    // (`war_cause_to_loser` is a rule for two: skipped with more.)
+    let cause: &[(&str, &str)] = &[("war_cause_to_loser", "true")];
+    let extras: Vec<&[(&str, &str)]> = LOSE_EXTRAS.into_iter().chain([cause]).collect();
     let hands: [&[(&str, &str)]; 5] = [
         &[("hand", "3")],
         &[("hand", "3"), ("hand_policy", "highest")],
@@ -1308,10 +1296,8 @@ fn hands_under_on_empty_lose_play_the_general_loops_games() {
         for prize in ["false", "true"] {
             for pickup in EVERY_PICKUP {
                 for hand in hands {
-                    for extra in extras {
-                        if extra.first().is_some_and(|e| e.0 == "war_cause_to_loser")
-                            && players != "2"
-                        {
+                    for &extra in &extras {
+                        if extra == cause && players != "2" {
                             continue;
                         }
                         let mut pairs = vec![
