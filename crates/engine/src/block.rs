@@ -236,6 +236,20 @@ pub(crate) struct HandBlock {
     pub(crate) won1: u32,
 }
 
+/// Brent's compare in a block of hand battles where loops are looked for
+/// ([`hand_battles`]' `CYCLES`), as the table loop's [`pair_hands`](crate::table) makes it
+/// after every battle: the replay's hint in `trail` at the battle's count, and the stack
+/// lengths (`tort`, lane 0's in the low 16 bits) and hands (`key`, the words folded by `kept`
+/// as `pair_hands` folds them) of the saved position.
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct HandLooks<'a> {
+    pub(crate) trail: &'a mut [u8],
+    pub(crate) battles: u64,
+    pub(crate) tort: u64,
+    pub(crate) key: u64,
+    pub(crate) kept: u64,
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::hand_battles;
 
@@ -1027,13 +1041,16 @@ mod x86 {
     /// not 0: the size compiled in) and refill its slot from the stack, on the rings of `cap` bytes
     /// at `base[0]` and `base[1]` of `buf`, under the pick-up order `PICK` with an ordered ranking:
     /// the same battles, draws and counts as the table loop's [`pair_hands`](crate::table), until
-    /// the first tie not grabbed. Each battle's slots are picked in turn (seat 0's, seat 1's, drawn
-    /// with a random policy; then, with `SPEED`, seat 0's grab, a draw below `threshold`,
-    /// which makes the battle seat 0's, tie or not; then, under the shuffled pick-up, its bit), and
-    /// the hands followed in a register; the winners' cards are then laid and packed behind
-    /// everything they hold (onto their won piles with `TWO` piles: no card is drawn from an empty
-    /// stack, as each holds `k`), and the lead changes counted, for the whole block at once, as the
-    /// one-card block does.
+    /// the first tie not grabbed, or with `CYCLES` up to the first battle before the block's last
+    /// whose stack lengths and hands match the saved position's (`looks`: the block's last battle
+    /// is the caller's to compare, as a seat may be out after it or an ending come; the caller
+    /// compares the tops too). Each battle's slots are picked in turn (seat 0's, seat 1's, drawn
+    /// with a random policy; then, with `SPEED`, seat 0's grab, a draw below `threshold`, which
+    /// makes the battle seat 0's, tie or not; then, under the shuffled pick-up, its bit), and the
+    /// hands followed in a register; the winners' cards are then laid and packed behind everything
+    /// they hold (onto their won piles with `TWO` piles: no card is drawn from an empty stack, as
+    /// each holds `k`), and the lead changes counted, for the whole block at once, as the one-card
+    /// block does.
     ///
     /// # Safety
     /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
@@ -1049,6 +1066,7 @@ mod x86 {
         const POLICY: u8,
         const HAND: usize,
         const SPEED: bool,
+        const CYCLES: bool,
     >(
         buf: &mut [u8],
         base: [usize; 2],
@@ -1058,6 +1076,7 @@ mod x86 {
         threshold: u64,
         run: &mut HandRun,
         rng: &mut GameRng,
+        looks: Option<HandLooks<'_>>,
     ) -> HandBlock {
         debug_assert!(HAND == 0 || HAND == hand as usize);
         // (Compiled in where `HAND` is not 0: a deterministic pick without a loop.)
@@ -1077,6 +1096,12 @@ mod x86 {
         let mut done = 0;
         // The generator as a local copy for the block, written back once.
         let mut g = rng.clone();
+        // (Deterministic rules only: no draw, no grab.)
+        debug_assert!(!CYCLES || POLICY != policy::RANDOM && PICK != pick::SHUFFLED && !SPEED);
+        let mut looks = looks.filter(|_| CYCLES);
+        assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
+        // Each stack's length after each battle, for Brent's compare.
+        let [mut l0, mut l1] = run.lens;
         while done < k {
             // SAFETY: ring positions are below `cap`, and both rings lie in `buf`
             // (asserted).
@@ -1113,6 +1138,26 @@ mod x86 {
             ups[0][done] = up0;
             ups[1][done] = up1;
             done += 1;
+            if CYCLES && let Some(looks) = looks.as_mut() {
+                // Each stack gave a card; the winner's takes both under one pile (an ordered
+                // ranking, no grab: the higher card wins).
+                let won1 = usize::from(up1 > up0);
+                (l0, l1) = if TWO {
+                    (l0 - 1, l1 - 1)
+                } else {
+                    (l0 + 1 - 2 * won1, l1 - 1 + 2 * won1)
+                };
+                if done < k {
+                    let lens = l0 as u64 | (l1 as u64) << 16;
+                    let at = (looks.battles + done as u64) as usize % TRAIL;
+                    // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
+                    unsafe { *looks.trail.get_unchecked_mut(at) = lens as u8 };
+                    let key = (w0 & looks.kept) ^ (w1 & looks.kept).rotate_left(32);
+                    if (lens ^ looks.tort) | (key ^ looks.key) == 0 {
+                        break;
+                    }
+                }
+            }
         }
         *rng = g;
         run.words = [w0, w1];

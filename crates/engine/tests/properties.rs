@@ -1030,6 +1030,72 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
     );
 }
 
+/// Loops through the vector blocks of two seats' hand battles: with deterministic rules the
+/// blocks make Brent's compare after each battle but their last (the lengths and hands; the
+/// table loop compares the tops after a block that stopped where they match) and stop at the
+/// next look. Each deterministic policy, each pick-up order that draws nothing, one pile and
+/// two (turned over, or lost), hands of one to five cards, full decks and small ones, two seats
+/// and three (whose last two play on at the table), a card-counting ending and `wars_to_win`:
+/// the general loop's games, with the blocks and without (the same loop starts and periods);
+/// the blocks ran, and many games looped. Skipping the blocks' compare, or letting a block run
+/// past the next look, makes this test fail.
+#[test]
+fn loops_through_two_seat_hand_blocks_are_found_as_the_general_loop_finds_them() {
+    let vectors =
+        Engine::new(&Rules::from_pairs([("players", "2")]).unwrap()).force_loop(HotLoop::Block);
+    let (mut blocks, mut looped, mut compared) = (0, 0, 0);
+    let piles: [&[(&str, &str)]; 3] = [
+        &[],
+        &[("pile", "two-pile"), ("on_empty", "turn-over")],
+        &[("pile", "two-pile"), ("on_empty", "lose")],
+    ];
+    let decks: [&[(&str, &str)]; 3] = [
+        &[],
+        &[("deck", "custom"), ("ranks", "5"), ("suits", "4")],
+        &[("deck", "custom"), ("ranks", "7"), ("suits", "2")],
+    ];
+    let extras: [&[(&str, &str)]; 3] = [&[], &[("target_cards", "30")], &[("wars_to_win", "4")]];
+    for policy in ["highest", "lowest", "median"] {
+        for pickup in EVERY_PICKUP.into_iter().filter(|&p| p != "shuffled") {
+            for (i, pile) in piles.into_iter().enumerate() {
+                for (j, deck) in decks.into_iter().enumerate() {
+                    // (A few combinations a rule set, so that each option meets every other.)
+                    let hand = ["1", "2", "3", "5"][(i + j) % 4];
+                    let players = if (i + j) % 3 == 2 { "3" } else { "2" };
+                    let extra = extras[(i + 2 * j) % 3];
+                    let mut pairs = vec![
+                        ("players", players),
+                        ("hand", hand),
+                        ("hand_policy", policy),
+                        ("pickup", pickup),
+                    ];
+                    pairs.extend_from_slice(pile);
+                    pairs.extend_from_slice(deck);
+                    pairs.extend_from_slice(extra);
+                    let Ok(rules) = Rules::from_pairs(pairs) else {
+                        // (A card-counting ending beyond a small deck's cards.)
+                        continue;
+                    };
+                    assert!(rules.detects_cycles(), "{rules}");
+                    let games: Vec<GameSeed> = (0..40).map(|g| GameSeed::new(21, 3, g)).collect();
+                    let loops = every_loop_agrees(&rules, &games).unwrap();
+                    assert!(loops.contains(&HotLoop::Table), "{rules}");
+                    compared += 1;
+                    let mut engine = Engine::new(&rules);
+                    let before = engine.hand_blocks();
+                    for &g in &games {
+                        looped += usize::from(engine.play(g).end == EndReason::Cycle);
+                    }
+                    blocks += engine.hand_blocks() - before;
+                }
+            }
+        }
+    }
+    eprintln!("rule sets compared: {compared}; games looped {looped}; vector blocks {blocks}");
+    assert!(compared > 120 && looped > 150, "{compared} {looped}");
+    assert!(!vectors || blocks > 10_000, "{blocks} blocks");
+}
+
 /// Games of 3–4 players hand their last two seats to a two-seat loop (the duo, or the block
 /// loop where it plays the rules for two). Every pick-up order with rankings, war rules,
 /// endings and decks that the hand-over must carry (the leader, wars won, the battle count for

@@ -31,10 +31,11 @@ use crate::state::MAX_PLAYERS;
 /// hands play short, the battles until both supplies are back are [`short_run`]'s, out of the loop,
 /// so the battles with full hands carry nothing for them (they are about 3 % of the battles with
 /// hands of 3). Where both seats play by one policy under an ordered ranking, without a prize
-/// (under `speed` too), and no loop is looked for (a random policy or pick-up, `speed`, shuffled
-/// won piles, or the leaps of a loop's replay), blocks of up to 16 battles (no more than either stack holds:
-/// under two piles a block turns no pile over; none past the first after which an ending that
-/// counts cards may have come, [`Shape::room`]) go to the block loop's
+/// (under `speed` too), blocks of up to 16 battles (no more than either stack holds: under two
+/// piles a block turns no pile over; none past the first after which an ending that counts cards
+/// may have come, [`Shape::room`], nor past the next look; where loops are looked for, a block
+/// makes Brent's compare after each of its battles but the last, which is compared here, with the
+/// tops, and stops after one that may match) go to the block loop's
 /// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees with
 /// what the seats hold (a leader that is out of the game, or no leader while they hold different
 /// counts, is first settled by a battle here).
@@ -63,17 +64,16 @@ pub(super) fn pair_hands<
     } else {
         [policy_of(POLICY); 2]
     };
-    // Both seats on one policy under an ordered ranking, without a prize or a loop to look
-    // for (under `speed`, seat 0's grabs drawn in the block): blocks of battles with the block
-    // loop's vector code, where the CPU has it. (Two piles run with the policies read per run,
-    // `MIXED`; with one, `MIXED` means two policies.)
+    // Both seats on one policy under an ordered ranking, without a prize (under `speed`, seat 0's
+    // grabs drawn in the block; where loops are looked for, Brent's compare made in it): blocks of
+    // battles with the block loop's vector code, where the CPU has it. (Two piles run with the
+    // policies read per run, `MIXED`; with one, `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
     let blocks = !PRIZE
         && (POLICY != policy::MIXED || TWO && policies[0] == policies[1])
         && ORDERED
-        && !shape.cycles
         && s.vectors();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
@@ -184,7 +184,8 @@ pub(super) fn pair_hands<
                 let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
                 // (Under two piles no card is drawn from an empty stack inside a block: a stack
                 // its last battle empties turns its won pile over in the next battle, below.)
-                let k = l0.min(l1).min(16).min((shape.cap - battles) as usize);
+                // (No further than the next look: Brent's, or the cap.)
+                let k = l0.min(l1).min(16).min((look_at - battles) as usize);
                 // (No further than the first battle after which an ending that counts cards
                 // may have come.)
                 let k = if shape.counted {
@@ -230,17 +231,30 @@ pub(super) fn pair_hands<
                     let b = unsafe {
                         // (Under `speed` with seat 0's grab compiled in: a test for it in the
                         // block measured 4 % on hands without speed.)
-                        use crate::block::hand_battles;
+                        use crate::block::{HandLooks, hand_battles};
                         macro_rules! battles {
                             ($policy:expr) => {
                                 if grabs {
-                                    battles!($policy, true)
+                                    battles!($policy, true, false, None)
+                                } else if $policy != policy::RANDOM
+                                    && PICK != crate::rules::pick::SHUFFLED
+                                    && shape.cycles
+                                {
+                                    // (Deterministic rules: no grab, no draw.)
+                                    let looks = HandLooks {
+                                        trail: &mut trail[..],
+                                        battles,
+                                        tort,
+                                        key: tort_key,
+                                        kept,
+                                    };
+                                    battles!($policy, false, true, Some(looks))
                                 } else {
-                                    battles!($policy, false)
+                                    battles!($policy, false, false, None)
                                 }
                             };
-                            ($policy:expr, $speed:literal) => {
-                                hand_battles::<PICK, TWO, { $policy }, HAND, $speed>(
+                            ($policy:expr, $speed:literal, $cycles:literal, $looks:expr) => {
+                                hand_battles::<PICK, TWO, { $policy }, HAND, $speed, $cycles>(
                                     buf,
                                     base,
                                     cap,
@@ -249,6 +263,7 @@ pub(super) fn pair_hands<
                                     threshold,
                                     &mut hr,
                                     &mut g,
+                                    $looks,
                                 )
                             };
                         }
@@ -285,12 +300,27 @@ pub(super) fn pair_hands<
                         let out = |p: usize| hr.lens[p] + if TWO { hr.wons[p] } else { 0 } == 0;
                         if out(0) || out(1) || shape.may_end::<2>(lens + wons, battles) {
                             let w = (b.won1 >> (b.played - 1)) as usize & 1;
+                            // (The last battle's Brent step is the table's, as below.)
+                            ahead = 1;
                             break Stop::Check(seat[w]);
+                        }
+                        // The block's last battle compared as a battle below is (the block
+                        // compared the others', stopping after one that may match).
+                        if shape.cycles {
+                            // SAFETY: the index is below `TRAIL`, the trail's length
+                            // (asserted).
+                            unsafe {
+                                *trail.get_unchecked_mut(battles as usize % TRAIL) = lens as u8
+                            };
+                            if (lens ^ tort) | (hands_key(words) ^ tort_key) == 0
+                                && tops::<2>(buf, &base, heads, mask) == tort_tops
+                            {
+                                break Stop::Look;
+                            }
                         }
                         // (Under `on_empty = lose`, a stack short of the next battle: that
                         // battle is the general battle's, as below.)
-                        if battles >= shape.cap || TWO && shape.lose && lane_short::<2, PRIZE>(lens)
-                        {
+                        if battles >= look_at || TWO && shape.lose && lane_short::<2, PRIZE>(lens) {
                             break Stop::Look;
                         }
                         continue;
