@@ -240,6 +240,16 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
     ),
     ("players=4, prize", &[("players", "4"), ("prize", "true")]),
     ("players=3, hand=3", &[("players", "3"), ("hand", "3")]),
+    // Nothing random after the deal, three seats with hands: loops looked for on the table.
+    (
+        "players=3, hand=3 (highest, seat)",
+        &[
+            ("players", "3"),
+            ("hand", "3"),
+            ("hand_policy", "highest"),
+            ("pickup", "seat"),
+        ],
+    ),
     ("prize, hand=3", &[("prize", "true"), ("hand", "3")]),
     ("two-pile, hand=3", &[("pile", "two-pile"), ("hand", "3")]),
 ];

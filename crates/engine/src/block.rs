@@ -34,8 +34,10 @@
 //!
 //! The table loop borrows the same idea for two seats' hand battles where both play by the
 //! same policy ([`hand_battles`]): each battle's picks (and draws) are made in turn with the
-//! hands followed in a register, and the block's cards are then laid and packed behind
-//! everything the winners hold (on the table's rings, onto the won piles with two) at once.
+//! hands followed in a register (where loops are looked for, with Brent's compare of the
+//! stack lengths and hands after each battle), and the block's cards are then laid and packed
+//! behind everything the winners hold (on the table's rings, onto the won piles with two) at
+//! once.
 //!
 //! The stacks are linear stretches, not rings: a store of up to 64 bytes behind a tail never
 //! wraps. They slide forward as they are played and move back to the front when a head passes
@@ -1079,7 +1081,8 @@ mod x86 {
         looks: Option<HandLooks<'_>>,
     ) -> HandBlock {
         debug_assert!(HAND == 0 || HAND == hand as usize);
-        // (Compiled in where `HAND` is not 0: a deterministic pick without a loop.)
+        // (Compiled in where `HAND` is not 0: a deterministic pick without a loop over the
+        // hand's slots.)
         let hand = if HAND == 0 { hand } else { HAND as u32 };
         let mask = cap - 1;
         debug_assert!((1..=16).contains(&k) && cap.is_power_of_two() && (1..=8).contains(&hand));
@@ -1098,6 +1101,7 @@ mod x86 {
         let mut g = rng.clone();
         // (Deterministic rules only: no draw, no grab.)
         debug_assert!(!CYCLES || POLICY != policy::RANDOM && PICK != pick::SHUFFLED && !SPEED);
+        debug_assert_eq!(CYCLES, looks.is_some());
         let mut looks = looks.filter(|_| CYCLES);
         assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
         // Each stack's length after each battle, for Brent's compare.

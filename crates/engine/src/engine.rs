@@ -276,6 +276,13 @@ impl Engine {
         self.seats.hand_blocks()
     }
 
+    /// Those of [`Engine::hand_blocks`] that made Brent's compare of a loop looked for (not
+    /// counted again by the replays, which look for none).
+    #[doc(hidden)]
+    pub fn looking_hand_blocks(&self) -> u64 {
+        self.seats.looking_blocks()
+    }
+
     /// Rounds of war the table loop played inside its runs, on the lanes, since this
     /// engine was made (counted again where loop detection replays a stretch; the tests check
     /// that they run).

@@ -54,6 +54,8 @@ pub(crate) struct Seats {
     /// Blocks of hand battles played with that code since these seats were made (a check
     /// for the tests that the vector path runs).
     hand_blocks: u64,
+    /// Those of them that made Brent's compare (loops looked for, not a replay's).
+    looking_blocks: u64,
     /// Rounds of war the table loop's runs played on their lanes since these seats were made
     /// (a check for the tests that they run).
     lane_wars: u64,
@@ -93,6 +95,7 @@ impl Seats {
             permutes: false,
             vectors: crate::block::available(),
             hand_blocks: 0,
+            looking_blocks: 0,
             lane_wars: 0,
             bare_prizes: 0,
             shuffles: 0,
@@ -108,6 +111,11 @@ impl Seats {
     /// Blocks of hand battles played with the vector code: [`Seats::vectors`]' count.
     pub(crate) fn hand_blocks(&self) -> u64 {
         self.hand_blocks
+    }
+
+    /// Those of [`Seats::hand_blocks`] that made Brent's compare.
+    pub(crate) fn looking_blocks(&self) -> u64 {
+        self.looking_blocks
     }
 
     /// Rounds of war played on the table loop's lanes.
@@ -130,10 +138,12 @@ impl Seats {
         self.bare_prizes += n;
     }
 
-    /// Counts `n` more blocks of hand battles played with the vector code.
+    /// Counts `n` more blocks of hand battles played with the vector code, `looking` where
+    /// they made Brent's compare.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn count_hand_blocks(&mut self, n: u64) {
+    pub(crate) fn count_hand_blocks(&mut self, n: u64, looking: bool) {
         self.hand_blocks += n;
+        self.looking_blocks += if looking { n } else { 0 };
     }
 
     /// Lets the table loop's two-seat hand runs use the block loop's vector code where this

@@ -548,7 +548,7 @@ pub(super) fn pair_hands<
         lam = lam_at.wrapping_add(std::hint::black_box(battles) - ahead);
     }
     #[cfg(target_arch = "x86_64")]
-    s.count_hand_blocks(vector_blocks);
+    s.count_hand_blocks(vector_blocks, shape.cycles);
     hands[..2].copy_from_slice(&words);
     *rng_out = g;
     run.heads = heads;
