@@ -241,8 +241,8 @@ pub(crate) struct HandBlock {
 /// Brent's compare in a block of hand battles where loops are looked for
 /// ([`hand_battles`]' `CYCLES`), as the table loop's [`pair_hands`](crate::table) makes it
 /// after every battle: the replay's hint in `trail` at the battle's count, and the stack
-/// lengths (`tort`, lane 0's in the low 16 bits) and hands (`key`, the words folded by `kept`
-/// as `pair_hands` folds them) of the saved position.
+/// lengths (`tort`, lane 0's in the low 16 bits) and hands (`key`, the words folded by `kept`,
+/// [`fold_hands`](crate::table::fold_hands)) of the saved position.
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct HandLooks<'a> {
     pub(crate) trail: &'a mut [u8],
@@ -1156,7 +1156,7 @@ mod x86 {
                     let at = (looks.battles + done as u64) as usize % TRAIL;
                     // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
                     unsafe { *looks.trail.get_unchecked_mut(at) = lens as u8 };
-                    let key = (w0 & looks.kept) ^ (w1 & looks.kept).rotate_left(32);
+                    let key = crate::table::fold_hands([w0, w1], looks.kept);
                     if (lens ^ looks.tort) | (key ^ looks.key) == 0 {
                         break;
                     }

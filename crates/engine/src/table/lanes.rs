@@ -120,6 +120,15 @@ pub(super) fn leader_lane<const M: usize>(lens: u64) -> (bool, usize) {
     )
 }
 
+/// Two seats' hands (a word each, card `i` in byte `i`) folded into one word for Brent's first
+/// compare, `kept` masking the hand's cards: two positions whose folds differ differ (folds
+/// that match may not, which the compare in full rejects). One fold for the table loop's
+/// two-seat run and its vector blocks, which compare the same positions.
+#[inline(always)]
+pub(crate) fn fold_hands(words: [u64; 2], kept: u64) -> u64 {
+    (words[0] & kept) ^ (words[1] & kept).rotate_left(32)
+}
+
 /// Whether a 16-bit lane of `x` is zero (exact: a borrow only runs on from a zero lane).
 #[inline(always)]
 pub(super) fn has_zero_lane(x: u64) -> bool {

@@ -63,6 +63,7 @@ mod plain;
 mod short;
 mod stepwise;
 
+pub(crate) use lanes::fold_hands;
 use pair::pair_hands;
 use plain::plain_run;
 pub(crate) use stepwise::step;

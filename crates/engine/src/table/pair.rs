@@ -3,7 +3,8 @@
 
 use super::lane_war::{lane_war, pair_war};
 use super::lanes::{
-    best_lane, draw_up, lane_short, order, order_prize, put_under, refill, refill_card, tops,
+    best_lane, draw_up, fold_hands, lane_short, order, order_prize, put_under, refill, refill_card,
+    tops,
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
@@ -126,10 +127,33 @@ pub(super) fn pair_hands<
     // are cards; two words folded into one can match where the hands do not, which the
     // compare in full rejects.)
     let kept = u64::MAX >> (8 * (8 - hand));
-    let hands_key = |w: [u64; 2]| (w[0] & kept) ^ (w[1] & kept).rotate_left(32);
+    let hands_key = |w: [u64; 2]| fold_hands(w, kept);
     let tort_key = hands_key([tort_hands[0], tort_hands[1]]);
     // The trail's length, once here rather than at every battle's note.
     assert!(!shape.cycles || trail.len() == TRAIL);
+    // After a battle that leaves both seats in the game and no ending come: as in `plain_run`,
+    // the replay's hint and Brent's count against the saved position (compared in full by
+    // `ring` only where lengths, hands and tops match); then the next look, or under `on_empty =
+    // lose` a stack short of the next battle (out, or with a prize down to one card, its won
+    // pile not counted): that battle is the general battle's ([`off_ring`](super::off_ring)).
+    // The run stops there. (After a vector block: its last battle; the block compared the
+    // others'.)
+    macro_rules! look {
+        () => {
+            if shape.cycles {
+                // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
+                unsafe { *trail.get_unchecked_mut(battles as usize % TRAIL) = lens as u8 };
+                if (lens ^ tort) | (hands_key(words) ^ tort_key) == 0
+                    && tops::<2>(buf, &base, heads, mask) == tort_tops
+                {
+                    break Stop::Look;
+                }
+            }
+            if battles >= look_at || TWO && shape.lose && lane_short::<2, PRIZE>(lens) {
+                break Stop::Look;
+            }
+        };
+    }
     // The battles while a hand may be short, out of the loop: the run's position (its
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
@@ -304,25 +328,7 @@ pub(super) fn pair_hands<
                             ahead = 1;
                             break Stop::Check(seat[w]);
                         }
-                        // The block's last battle compared as a battle below is (the block
-                        // compared the others', stopping after one that may match).
-                        if shape.cycles {
-                            // SAFETY: the index is below `TRAIL`, the trail's length
-                            // (asserted).
-                            unsafe {
-                                *trail.get_unchecked_mut(battles as usize % TRAIL) = lens as u8
-                            };
-                            if (lens ^ tort) | (hands_key(words) ^ tort_key) == 0
-                                && tops::<2>(buf, &base, heads, mask) == tort_tops
-                            {
-                                break Stop::Look;
-                            }
-                        }
-                        // (Under `on_empty = lose`, a stack short of the next battle: that
-                        // battle is the general battle's, as below.)
-                        if battles >= look_at || TWO && shape.lose && lane_short::<2, PRIZE>(lens) {
-                            break Stop::Look;
-                        }
+                        look!();
                         continue;
                     }
                     b.tie
@@ -523,23 +529,7 @@ pub(super) fn pair_hands<
             }
             // (Hands are full and the same size: the cards outside them decide the lead.)
             (leader, changes) = note_pair_leader(leader, changes, l0, l1, seat_bytes);
-            if shape.cycles {
-                // As in `plain_run`: the replay's hint, and Brent's count against the saved
-                // position (compared in full by `ring` only where lengths, hands and tops match).
-                // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
-                unsafe { *trail.get_unchecked_mut(battles as usize % TRAIL) = lens as u8 };
-                if (lens ^ tort) | (hands_key(words) ^ tort_key) == 0
-                    && tops::<2>(buf, &base, heads, mask) == tort_tops
-                {
-                    break Stop::Look;
-                }
-            }
-            // Under `on_empty = lose`, a stack short of the next battle (out, or with a prize
-            // down to one card, its won pile not counted): that battle is the general
-            // battle's ([`off_ring`](super::off_ring)).
-            if battles >= look_at || TWO && shape.lose && lane_short::<2, PRIZE>(lens) {
-                break Stop::Look;
-            }
+            look!();
         }
     };
     if shape.cycles {
