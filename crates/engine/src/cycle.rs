@@ -87,6 +87,25 @@ pub(crate) trait Step<P> {
     fn leap(&mut self, p: &mut P, tally: &mut Tally, to: u64) {
         step_to(self, p, tally, to);
     }
+
+    /// Plays on (unobserved) from `p` until it is `saves.tortoise` again: the battles `tally`
+    /// then counts, or `None` when the game ends first or `to` battles have been played. A
+    /// battle at a time, each position compared in full, or faster where a loop can (only
+    /// positions that may equal the saved one compared in full; `saves.trail` is its own).
+    fn recur(&mut self, p: &mut P, tally: &mut Tally, saves: &mut Saves<P>, to: u64) -> Option<u64>
+    where
+        P: Position,
+    {
+        while tally.battles < to {
+            if self.step(p, tally, false).is_some() {
+                return None;
+            }
+            if p.same(&saves.tortoise) {
+                return Some(tally.battles);
+            }
+        }
+        None
+    }
 }
 
 /// [`Step::leap`] a battle at a time, as a loop without a faster way replays.
@@ -275,21 +294,18 @@ pub(crate) fn past_cap<P: Position>(
 ) -> GameRecord {
     let cap = capped.battles;
     saves.tortoise.copy_from(live);
+    // (`tally` counts from `start`: `cap - start` battles at most, as many as the game had.)
     let mut tally = start;
-    for lam in 1..=cap - start.battles {
-        if step.step(live, &mut tally, false).is_some() {
-            return capped;
-        }
-        if live.same(&saves.tortoise) {
-            // `tally` counted from `start`; the position here is `lam` battles past the cap.
-            let found = finish_loop(live, saves, start, lam, step, cap + lam);
-            return match found.cycle {
-                Some(c) if c.start + c.period <= cap => found,
-                _ => capped,
-            };
-        }
+    let Some(back) = step.recur(live, &mut tally, saves, cap) else {
+        return capped;
+    };
+    // The position here is `lam` battles past the cap.
+    let lam = back - start.battles;
+    let found = finish_loop(live, saves, start, lam, step, cap + lam);
+    match found.cycle {
+        Some(c) if c.start + c.period <= cap => found,
+        _ => capped,
     }
-    capped
 }
 
 #[cfg(test)]

@@ -659,6 +659,84 @@ fn loops_and_caps_agree_whatever_the_first_save() {
     }
 }
 
+/// The battle at which the table ring's Brent's detection meets a loop that starts after `mu`
+/// battles with period `lam`, in a game the ring plays from the deal: the saved position is the
+/// deal's, then the one after 32 battles (`cycle::FIRST_LOOK`), then after twice as many more
+/// each time, each compared with the positions up to the next save.
+fn ring_finds(mu: u64, lam: u64) -> u64 {
+    let (mut save, mut power) = (0, 32);
+    while save < mu || lam > power {
+        save += power;
+        power *= 2;
+    }
+    save + lam
+}
+
+/// Deterministic hands on the table ring under safety caps: a game that reaches the cap plays
+/// on past it on the lanes (the ring's `recur`, its compare of each position with the one at
+/// the cap as in the first pass) until that position comes back or as many battles have gone.
+/// A loop that closed inside the cap but was found after it is reported with its start and
+/// period, every other game capped, record for record as the general loop reports them (which
+/// plays on a battle at a time). Two and three seats, hands of 3 and 2, three policies, four
+/// pick-up orders, one pile or two turned over, and caps from below the first save to past
+/// most loops; both kinds of game at the cap must be among them.
+#[test]
+fn games_at_the_cap_look_past_it_for_a_loop_on_the_lanes() {
+    let (mut capped, mut past, mut compared) = (0, 0, 0);
+    let piles: [&[(&str, &str)]; 2] = [&[], &[("pile", "two-pile"), ("on_empty", "turn-over")]];
+    for players in ["2", "3"] {
+        for (i, policy) in ["highest", "lowest", "median"].into_iter().enumerate() {
+            for (j, pickup) in ["seat", "winner-first", "loser-first", "rank-desc"]
+                .into_iter()
+                .enumerate()
+            {
+                for cap in [40u64, 80, 150, 250, 400, 700, 1500] {
+                    let hand = if (i + j) % 2 == 0 { "3" } else { "2" };
+                    let cap_text = cap.to_string();
+                    let mut pairs = vec![
+                        ("players", players),
+                        ("hand", hand),
+                        ("hand_policy", policy),
+                        ("pickup", pickup),
+                        ("deck", "custom"),
+                        ("ranks", "6"),
+                        ("suits", "4"),
+                        ("safety_cap", cap_text.as_str()),
+                    ];
+                    pairs.extend_from_slice(piles[(i + j + cap as usize) % 2]);
+                    let rules = Rules::from_pairs(pairs).unwrap();
+                    assert!(rules.detects_cycles(), "{rules}");
+                    let games: Vec<GameSeed> = (0..60).map(|g| GameSeed::new(17, 5, g)).collect();
+                    let loops = every_loop_agrees(&rules, &games).unwrap();
+                    assert!(loops.contains(&HotLoop::Table), "{rules}");
+                    compared += 1;
+                    let mut engine = Engine::new(&rules);
+                    for &g in &games {
+                        let record = engine.play(g);
+                        match (record.end, record.cycle) {
+                            (EndReason::Capped, _) => capped += 1,
+                            // (Three seats may hand their last two to a loop of their own.)
+                            (EndReason::Cycle, Some(c))
+                                if players == "2" && ring_finds(c.start, c.period) > cap =>
+                            {
+                                past += 1
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "rule sets compared: {compared}; games capped {capped}; loops found past the cap {past}"
+    );
+    assert!(
+        compared == 168 && capped > 1000 && past > 30,
+        "{compared} {capped} {past}"
+    );
+}
+
 /// The block loops under loop detection (two seats, nothing random): every order that is not
 /// shuffled, one pile or two turned over, a prize or not, an ordered ranking and a beats-table
 /// one, war sizes, a short-war rule and a card-counting ending; decks of 20, 36 and 52 cards.

@@ -2,7 +2,7 @@
 //! [`pair_war`] for two seats with hands under an ordered ranking.
 
 use super::LANE;
-use super::lanes::{best_among, refill, turn_over_lane};
+use super::lanes::{best_among, pick_slot, refill, turn_over_lane};
 use crate::rng::GameRng;
 use crate::rules::{Policy, Rules, choose_ordered, pick, policy, policy_of};
 
@@ -180,7 +180,7 @@ pub(super) unsafe fn lane_war<
                 }
             }
             let up = if HANDS {
-                let slot = r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                let slot = pick_slot::<ORDERED>(r, policies[i], hand, words[i], &mut g);
                 turn_over!();
                 let fill = take!();
                 let up;

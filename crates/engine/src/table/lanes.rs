@@ -4,7 +4,7 @@
 
 use super::LANE;
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules, pick};
+use crate::rules::{Policy, Rules, choose_ordered, pick};
 use crate::seats::shuffle_pile;
 use crate::state::MAX_PLAYERS;
 
@@ -61,7 +61,7 @@ pub(super) fn best_among<const M: usize, const ORDERED: bool>(
 /// from the `hand` slots of `word`, and the hand after, the slot refilled with the stack's top
 /// card `top`.
 #[inline(always)]
-pub(super) fn draw_up(
+pub(super) fn draw_up<const ORDERED: bool>(
     r: &Rules,
     policy: Policy,
     hand: usize,
@@ -69,8 +69,31 @@ pub(super) fn draw_up(
     top: u64,
     rng: &mut GameRng,
 ) -> (u64, u64) {
-    let slot = r.choose_by(policy, &word.to_le_bytes()[..hand], rng);
-    refill(word, slot, top)
+    refill(word, pick_slot::<ORDERED>(r, policy, hand, word, rng), top)
+}
+
+/// The slot `policy` plays from the first `hand` slots of the hand `word` ([`Rules::choose_by`]).
+/// Under an `ORDERED` ranking a deterministic policy compares the values in the word
+/// ([`choose_ordered`], the same slot), hands of three unrolled: no lookup of each card's
+/// strength and no loop over a length read at run time. The policy is a seat's, the same
+/// through a game, so its branch is one a predictor learns.
+#[inline(always)]
+pub(super) fn pick_slot<const ORDERED: bool>(
+    r: &Rules,
+    policy: Policy,
+    hand: usize,
+    word: u64,
+    rng: &mut GameRng,
+) -> usize {
+    if ORDERED && policy != Policy::Random {
+        if hand == 3 {
+            choose_ordered(policy, word, 3)
+        } else {
+            choose_ordered(policy, word, hand)
+        }
+    } else {
+        r.choose_by(policy, &word.to_le_bytes()[..hand], rng)
+    }
 }
 
 /// The card in slot `slot` of the hand `word`, and the hand after, the slot refilled with

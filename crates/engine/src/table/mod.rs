@@ -523,6 +523,52 @@ impl<const N: usize, const PRIZE: bool, const HANDS: bool> cycle::Step<Seats>
             debug_assert!(end.is_none(), "a replayed battle cannot end the game");
         }
     }
+
+    /// On the ring's lanes as the first pass plays, its compare of each position with the
+    /// saved one included (stack lengths and top cards, then in full): a game at the safety
+    /// cap plays as many battles again here, a battle at a time it took four times as long.
+    /// No Brent's save comes: the next look is at `to`.
+    fn recur(
+        &mut self,
+        s: &mut Seats,
+        tally: &mut Tally,
+        saves: &mut Saves<Seats>,
+        to: u64,
+    ) -> Option<u64> {
+        debug_assert!(self.shape.cycles, "a ring that looks for loops replays");
+        let shape = Shape {
+            cap: to,
+            ..self.shape
+        };
+        // Brent's count from here (`lam`, never past `power`): the lanes look at `to` at the
+        // latest, as `Shape::looks` takes the earlier of the two.
+        let (mut lam, power) = (0, to);
+        while tally.battles < to {
+            let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
+            let looked = if off_ring::<PRIZE, HANDS>(r, s, &shape) {
+                if battle::<N, PRIZE, HANDS>(r, t, s, tally, rng).is_some() {
+                    return None;
+                }
+                false
+            } else {
+                let (tortoise, trail) = (Some(&saves.tortoise), &mut saves.trail[..]);
+                let (stop, end) = leg::<N, PRIZE, HANDS>(
+                    r, t, s, tally, rng, &shape, &mut lam, power, tortoise, trail,
+                );
+                if end.is_some() {
+                    return None;
+                }
+                matches!(stop, Stop::Look)
+            };
+            if !looked {
+                lam += 1;
+            }
+            if s.same(&saves.tortoise) {
+                return Some(tally.battles);
+            }
+        }
+        None
+    }
 }
 
 /// The byte of a position the ring notes after each battle for the replay's hint

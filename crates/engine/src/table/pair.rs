@@ -3,8 +3,8 @@
 
 use super::lane_war::{lane_war, pair_war};
 use super::lanes::{
-    best_lane, draw_up, fold_hands, lane_short, order, order_prize, put_under, refill, refill_card,
-    tops,
+    best_lane, draw_up, fold_hands, lane_short, order, order_prize, pick_slot, put_under, refill,
+    refill_card, tops,
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
@@ -365,8 +365,7 @@ pub(super) fn pair_hands<
                         }
                     }
                     for (i, &b) in base.iter().enumerate() {
-                        let slot =
-                            r.choose_by(policies[i], &words[i].to_le_bytes()[..hand], &mut g);
+                        let slot = pick_slot::<ORDERED>(r, policies[i], hand, words[i], &mut g);
                         let (h, l, m) = (&mut heads, &mut lens, &mut wons);
                         // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
                         let (turned, card) =
@@ -400,8 +399,10 @@ pub(super) fn pair_hands<
                         (top0, top1)
                     };
                     let (word0, word1);
-                    (up0, word0) = draw_up(r, policies[0], hand, words[0], fill0, &mut g);
-                    (up1, word1) = draw_up(r, policies[1], hand, words[1], fill1, &mut g);
+                    (up0, word0) =
+                        draw_up::<ORDERED>(r, policies[0], hand, words[0], fill0, &mut g);
+                    (up1, word1) =
+                        draw_up::<ORDERED>(r, policies[1], hand, words[1], fill1, &mut g);
                     words = [word0, word1];
                 }
                 let ups = up0 | up1 << 8;

@@ -5,7 +5,7 @@
 use super::lane_war::lane_war;
 use super::lanes::{
     best_lane, draw_up, has_zero_lane, lane_short, leader_lane, most_lane, order, order_bare,
-    order_prize, pad, put_under, refill, refill_card, tops, turn_over_lanes,
+    order_prize, pad, pick_slot, put_under, refill, refill_card, tops, turn_over_lanes,
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop, by_seat, seat_mask};
@@ -221,14 +221,15 @@ pub(super) fn plain_run<
                         prs |= top << (8 * i);
                         let up = if HANDS {
                             let up;
-                            (up, words[i]) = draw_up(r, policy[i], hand, words[i], next, rng);
+                            (up, words[i]) =
+                                draw_up::<ORDERED>(r, policy[i], hand, words[i], next, rng);
                             up
                         } else {
                             next
                         };
                         ups |= up << (8 * i);
                     } else if HANDS {
-                        let slot = r.choose_by(policy[i], &words[i].to_le_bytes()[..hand], rng);
+                        let slot = pick_slot::<ORDERED>(r, policy[i], hand, words[i], rng);
                         let top = if TWO {
                             let (h, l, w) = (&mut heads, &mut lens, &mut wons);
                             // SAFETY: as above, the stretch lies in `buf`.

@@ -2,8 +2,8 @@
 //! out of the runs' loops: [`short_run`].
 
 use super::lanes::{
-    best_lane, lane_out, lane_short, leader_lane, order, order_bare, order_prize, put_under,
-    refill, refill_card, tops,
+    best_lane, lane_out, lane_short, leader_lane, order, order_bare, order_prize, pick_slot,
+    put_under, refill, refill_card, tops,
 };
 use super::{LANE, NONE, Shape, Stop, by_seat, seat_mask};
 use crate::cycle::TRAIL;
@@ -146,7 +146,7 @@ pub(super) unsafe fn short_run<
             let slot = if POLICY != policy::MIXED {
                 choose_ordered(policy_of(POLICY), p.words[i], n)
             } else {
-                r.choose_by(policies[i], &p.words[i].to_le_bytes()[..n], &mut p.rng)
+                pick_slot::<ORDERED>(r, policies[i], n, p.words[i], &mut p.rng)
             };
             let card;
             if lane(p.lens + p.wons, i) > 0 {
