@@ -34,6 +34,11 @@ pub(crate) struct Saves<P> {
     /// ([`Saves::with_trail`]): an engine is made for every chunk of games, and most rules
     /// look for no loop.
     pub trail: Vec<u8>,
+    /// Replays whose hint proved wrong ([`finish_loop_after`]), since these saves were made.
+    /// Right trails never give one (a hint past the loop's start needs two equal positions
+    /// with different bytes): the tests check that none comes, since a wrong hint costs a
+    /// replay from the start and changes no record, which no other check would see.
+    pub wrong_hints: u64,
 }
 
 /// Battles a [`Saves::trail`] remembers.
@@ -46,6 +51,7 @@ impl<P: Clone> Saves<P> {
             tortoise: p.clone(),
             replay: p.clone(),
             trail: Vec::new(),
+            wrong_hints: 0,
         }
     }
 
@@ -258,6 +264,7 @@ pub(crate) fn finish_loop_after<P: Position>(
             break (ahead, behind);
         }
         // The position before the hint is on the loop already: the hint was wrong.
+        saves.wrong_hints += 1;
         from = start.battles;
     };
     while !live.same(&saves.replay) {

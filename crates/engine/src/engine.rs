@@ -286,6 +286,15 @@ impl Engine {
     /// Rounds of war the table loop played inside its runs, on the lanes, since this
     /// engine was made (counted again where loop detection replays a stretch; the tests check
     /// that they run).
+    /// Loop replays since this engine was made whose hint, from the trail of a byte per
+    /// battle the specialised loops note, proved wrong (a check for the tests: right trails
+    /// give none, and a wrong hint changes no record, only the replay's time).
+    #[doc(hidden)]
+    pub fn wrong_hints(&self) -> u64 {
+        let last_two = self.last_two.as_ref().map_or(0, |l| l.saves.wrong_hints);
+        self.seat_saves.wrong_hints + last_two
+    }
+
     #[doc(hidden)]
     pub fn lane_wars(&self) -> u64 {
         self.seats.lane_wars()
