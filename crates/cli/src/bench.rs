@@ -212,6 +212,17 @@ pub const SHAPES: &[(&str, &[(&str, &str)])] = &[
             ("pickup", "seat"),
         ],
     ),
+    // Nothing random after the deal, games longer than the safety cap: each plays on past
+    // the cap, looking for a loop closed inside it (counted as the cap's battles).
+    (
+        "hand=3 (lowest, winner-first, cap 1000)",
+        &[
+            ("hand", "3"),
+            ("hand_policy", "lowest"),
+            ("pickup", "winner-first"),
+            ("safety_cap", "1000"),
+        ],
+    ),
     ("players=3", &[("players", "3")]),
     ("players=4", &[("players", "4")]),
     ("players=3, seat", &[("players", "3"), ("pickup", "seat")]),
