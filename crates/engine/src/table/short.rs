@@ -14,6 +14,7 @@ use crate::state::MAX_PLAYERS;
 /// A run's position and counts while a hand may be short ([`pair_hands`](super::pair::pair_hands)'
 /// for two seats, [`plain_run`](super::plain::plain_run)'s for 3–4), lent to [`short_run`] at the
 /// run's start or from its rarely taken branch (the run keeps its own in registers).
+#[derive(Clone)]
 pub(super) struct Short<const M: usize> {
     pub(super) heads: u64,
     pub(super) lens: u64,
@@ -56,6 +57,47 @@ pub(super) struct Short<const M: usize> {
 #[cold]
 #[inline(never)]
 pub(super) unsafe fn short_run<
+    const M: usize,
+    const PRIZE: bool,
+    const TWO: bool,
+    const PICK: u8,
+    const ORDERED: bool,
+    const POLICY: u8,
+>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; M],
+    cap: usize,
+    policies: [Policy; M],
+    shape: &Shape,
+    seat: &[usize; MAX_PLAYERS],
+    brent: (u64, u64, u64),
+    trail: &mut [u8],
+    order_buf: &mut Vec<u8>,
+    p: &mut Short<M>,
+    tail: bool,
+) -> Option<Stop> {
+    // The position as a local, written back once: through the caller's reference every
+    // count and hand went to memory and back at every battle.
+    let mut q = p.clone();
+    // SAFETY: the caller's word, passed on.
+    let stop = unsafe {
+        short_battles::<M, PRIZE, TWO, PICK, ORDERED, POLICY>(
+            r, buf, base, cap, policies, shape, seat, brent, trail, order_buf, &mut q, tail,
+        )
+    };
+    *p = q;
+    stop
+}
+
+/// [`short_run`]'s battles, on its local copy of the position.
+///
+/// # Safety
+///
+/// As [`short_run`].
+#[allow(clippy::too_many_arguments)] // the run's context, handed over
+#[inline(always)]
+unsafe fn short_battles<
     const M: usize,
     const PRIZE: bool,
     const TWO: bool,
