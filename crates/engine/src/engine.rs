@@ -276,16 +276,14 @@ impl Engine {
         self.seats.hand_blocks()
     }
 
-    /// Those of [`Engine::hand_blocks`] that made Brent's compare of a loop looked for (not
-    /// counted again by the replays, which look for none).
+    /// Those of [`Engine::hand_blocks`] that made Brent's compare of a loop looked for, or
+    /// the same compare with the position at the safety cap in the check past it (not counted
+    /// again by the replays that find a loop's start, which look for none).
     #[doc(hidden)]
     pub fn looking_hand_blocks(&self) -> u64 {
         self.seats.looking_blocks()
     }
 
-    /// Rounds of war the table loop played inside its runs, on the lanes, since this
-    /// engine was made (counted again where loop detection replays a stretch; the tests check
-    /// that they run).
     /// Loop replays since this engine was made whose hint, from the trail of a byte per
     /// battle the specialised loops note, proved wrong (a check for the tests: right trails
     /// give none, and a wrong hint changes no record, only the replay's time).
@@ -295,6 +293,9 @@ impl Engine {
         self.seat_saves.wrong_hints + last_two
     }
 
+    /// Rounds of war the table loop played inside its runs, on the lanes, since this
+    /// engine was made (counted again where loop detection replays a stretch; the tests check
+    /// that they run).
     #[doc(hidden)]
     pub fn lane_wars(&self) -> u64 {
         self.seats.lane_wars()

@@ -54,7 +54,8 @@ pub(crate) struct Seats {
     /// Blocks of hand battles played with that code since these seats were made (a check
     /// for the tests that the vector path runs).
     hand_blocks: u64,
-    /// Those of them that made Brent's compare (loops looked for, not a replay's).
+    /// Those of them that made Brent's compare (loops looked for, or the check past the
+    /// safety cap; not a replay's).
     looking_blocks: u64,
     /// Rounds of war the table loop's runs played on their lanes since these seats were made
     /// (a check for the tests that they run).

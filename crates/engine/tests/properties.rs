@@ -717,10 +717,9 @@ fn games_at_the_cap_look_past_it_for_a_loop_on_the_lanes() {
                         let record = engine.play(g);
                         match (record.end, record.cycle) {
                             (EndReason::Capped, _) => capped += 1,
-                            // (Three seats may hand their last two to a loop of their own.)
-                            (EndReason::Cycle, Some(c))
-                                if players == "2" && ring_finds(c.start, c.period) > cap =>
-                            {
+                            // (Games with hands stay on the ring to their end: its schedule
+                            // from the deal, whatever seats go out.)
+                            (EndReason::Cycle, Some(c)) if ring_finds(c.start, c.period) > cap => {
                                 past += 1
                             }
                             _ => {}
@@ -734,7 +733,7 @@ fn games_at_the_cap_look_past_it_for_a_loop_on_the_lanes() {
         "rule sets compared: {compared}; games capped {capped}; loops found past the cap {past}"
     );
     assert!(
-        compared == 168 && capped > 1000 && past > 30,
+        compared == 168 && capped > 1000 && past > 60,
         "{compared} {capped} {past}"
     );
 }

@@ -71,53 +71,16 @@ pub(super) unsafe fn short_run<
     policies: [Policy; M],
     shape: &Shape,
     seat: &[usize; MAX_PLAYERS],
-    brent: (u64, u64, u64),
-    trail: &mut [u8],
-    order_buf: &mut Vec<u8>,
-    p: &mut Short<M>,
-    tail: bool,
-) -> Option<Stop> {
-    // The position as a local, written back once: through the caller's reference every
-    // count and hand went to memory and back at every battle.
-    let mut q = p.clone();
-    // SAFETY: the caller's word, passed on.
-    let stop = unsafe {
-        short_battles::<M, PRIZE, TWO, PICK, ORDERED, POLICY>(
-            r, buf, base, cap, policies, shape, seat, brent, trail, order_buf, &mut q, tail,
-        )
-    };
-    *p = q;
-    stop
-}
-
-/// [`short_run`]'s battles, on its local copy of the position.
-///
-/// # Safety
-///
-/// As [`short_run`].
-#[allow(clippy::too_many_arguments)] // the run's context, handed over
-#[inline(always)]
-unsafe fn short_battles<
-    const M: usize,
-    const PRIZE: bool,
-    const TWO: bool,
-    const PICK: u8,
-    const ORDERED: bool,
-    const POLICY: u8,
->(
-    r: &Rules,
-    buf: &mut [u8],
-    base: [usize; M],
-    cap: usize,
-    policies: [Policy; M],
-    shape: &Shape,
-    seat: &[usize; MAX_PLAYERS],
     (power, tort, tort_tops): (u64, u64, u64),
     trail: &mut [u8],
     order_buf: &mut Vec<u8>,
-    p: &mut Short<M>,
+    out: &mut Short<M>,
     mut tail: bool,
 ) -> Option<Stop> {
+    // The position as a local, written back once: through the caller's reference every
+    // count and hand went to memory and back at every battle.
+    let mut q = out.clone();
+    let p = &mut q;
     debug_assert!(
         shape.short_hands,
         "short hands only where the shape lets them"
@@ -129,7 +92,7 @@ unsafe fn short_battles<
     let lane = |x: u64, i: usize| (x >> (16 * i)) & LANE as u64;
     // A policy compiled in (not `MIXED`) is a deterministic one under an ordered ranking.
     debug_assert!(POLICY == policy::MIXED || ORDERED && POLICY != policy::RANDOM);
-    loop {
+    let stop = 'run: loop {
         if tail {
             // `Tally::note_leader`: the one seat holding the most leads, else the lead stays.
             let (unique, now) = leader_lane::<M>(p.lens + p.wons + p.held);
@@ -145,15 +108,15 @@ unsafe fn short_battles<
                 if p.lam == power
                     || p.lens == tort && short_tops(buf, &base, p.heads, supply, mask) == tort_tops
                 {
-                    return Some(Stop::Look);
+                    break 'run Some(Stop::Look);
                 }
             }
             if p.battles >= shape.cap {
-                return Some(Stop::Look);
+                break 'run Some(Stop::Look);
             }
             if !lane_short::<M, PRIZE>(p.lens + p.wons) {
                 debug_assert_eq!(p.held, hand * ones, "a short hand with a supply");
-                return None;
+                break 'run None;
             }
         }
         tail = true;
@@ -214,7 +177,7 @@ unsafe fn short_battles<
             best
         };
         if best & (best - 1) != 0 {
-            return Some(if PRIZE && prized.count_ones() < M as u32 {
+            break 'run Some(if PRIZE && prized.count_ones() < M as u32 {
                 Stop::Bare {
                     given: seat_mask::<M>(seat, prized),
                     prize: by_seat::<M>(seat, prs),
@@ -272,9 +235,11 @@ unsafe fn short_battles<
             p.held += one;
         }
         if lane_out::<M>(p.lens + p.wons + p.held) {
-            return Some(Stop::Check(seat[w]));
+            break 'run Some(Stop::Check(seat[w]));
         }
-    }
+    };
+    *out = q;
+    stop
 }
 
 /// The top card of each of the `M` stacks at `base` with heads `heads` (lane `i`'s in byte
