@@ -276,24 +276,9 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
             return Played::LastTwo(tally);
         }
         let tortoise = cycles.then_some(&saves.tortoise);
-        let (b, e) = (&mut tally, &mut lam);
-        let (looked, end) = if off_ring::<PRIZE, HANDS>(r, s, &shape) {
-            (false, battle::<N, PRIZE, HANDS>(r, t, s, b, rng))
-        } else {
-            let (stop, end) = leg::<N, PRIZE, HANDS>(
-                r,
-                t,
-                s,
-                b,
-                rng,
-                &shape,
-                e,
-                power,
-                tortoise,
-                &mut saves.trail[..],
-            );
-            (matches!(stop, Stop::Look), end)
-        };
+        let (b, e, trail) = (&mut tally, &mut lam, &mut saves.trail[..]);
+        let (looked, end) =
+            ring_step::<N, PRIZE, HANDS>(r, t, s, b, rng, &shape, e, power, tortoise, trail);
         if let Some((end, winner)) = end {
             return Played::Over(tally.record(end, winner, None));
         }
@@ -332,6 +317,33 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
             lam = 0;
         }
     }
+}
+
+/// The [`ring`]'s next step, as its replays take it too: the table [`battle`] where the next
+/// battle is not the ring's ([`off_ring`]), else a [`leg`] (with Brent's count `lam`, the
+/// `power` of its next save and the saved `tortoise` where loops are looked for). Returns
+/// whether it stopped at a look (the leg then took that battle's Brent's step) and the game's
+/// end, if it came.
+#[allow(clippy::too_many_arguments)] // the ring's context, handed over
+#[inline(always)]
+fn ring_step<const N: usize, const PRIZE: bool, const HANDS: bool>(
+    r: &Rules,
+    t: &mut Scratch,
+    s: &mut Seats,
+    tally: &mut Tally,
+    rng: &mut GameRng,
+    shape: &Shape,
+    lam: &mut u64,
+    power: u64,
+    tortoise: Option<&Seats>,
+    trail: &mut [u8],
+) -> (bool, Option<End>) {
+    if off_ring::<PRIZE, HANDS>(r, s, shape) {
+        return (false, battle::<N, PRIZE, HANDS>(r, t, s, tally, rng));
+    }
+    let (stop, end) =
+        leg::<N, PRIZE, HANDS>(r, t, s, tally, rng, shape, lam, power, tortoise, trail);
+    (matches!(stop, Stop::Look), end)
 }
 
 /// Whether the next battle is the table [`battle`]'s, not the ring's: with hands, a seat in
@@ -513,13 +525,9 @@ impl<const N: usize, const PRIZE: bool, const HANDS: bool> cycle::Step<Seats>
             ..self.shape
         };
         while tally.battles < to {
-            if off_ring::<PRIZE, HANDS>(self.r, s, &self.shape) {
-                self.step(s, tally, false);
-                continue;
-            }
             let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
             let (_, end) =
-                leg::<N, PRIZE, HANDS>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
+                ring_step::<N, PRIZE, HANDS>(r, t, s, tally, rng, &shape, &mut 0, 0, None, &mut []);
             debug_assert!(end.is_none(), "a replayed battle cannot end the game");
         }
     }
@@ -545,21 +553,13 @@ impl<const N: usize, const PRIZE: bool, const HANDS: bool> cycle::Step<Seats>
         let (mut lam, power) = (0, to);
         while tally.battles < to {
             let (r, t, rng) = (self.r, &mut *self.t, &mut *self.rng);
-            let looked = if off_ring::<PRIZE, HANDS>(r, s, &shape) {
-                if battle::<N, PRIZE, HANDS>(r, t, s, tally, rng).is_some() {
-                    return None;
-                }
-                false
-            } else {
-                let (tortoise, trail) = (Some(&saves.tortoise), &mut saves.trail[..]);
-                let (stop, end) = leg::<N, PRIZE, HANDS>(
-                    r, t, s, tally, rng, &shape, &mut lam, power, tortoise, trail,
-                );
-                if end.is_some() {
-                    return None;
-                }
-                matches!(stop, Stop::Look)
-            };
+            let (tortoise, trail) = (Some(&saves.tortoise), &mut saves.trail[..]);
+            let (looked, end) = ring_step::<N, PRIZE, HANDS>(
+                r, t, s, tally, rng, &shape, &mut lam, power, tortoise, trail,
+            );
+            if end.is_some() {
+                return None;
+            }
             if !looked {
                 lam += 1;
             }
