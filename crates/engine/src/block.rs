@@ -1106,15 +1106,31 @@ mod x86 {
         assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
         // Each stack's length after each battle, for Brent's compare.
         let [mut l0, mut l1] = run.lens;
+        // Each stack's next `k` cards, read in the loop by one indexed load: in place where
+        // they do not wrap around the ring (most blocks), else copied out first. (Worked out
+        // at every battle, each ring position cost the loop four more instructions.)
+        let from = buf.as_ptr();
+        let mut wrapped = [[0u8; 16]; 2];
+        let mut tops = [from; 2];
+        for p in 0..2 {
+            let h = run.heads[p];
+            if h + 16 <= cap {
+                // SAFETY: `base[p] + h + 16 ≤ base[p] + cap ≤ buf.len()` (asserted).
+                tops[p] = unsafe { from.add(base[p] + h) };
+            } else {
+                for (i, c) in wrapped[p][..k].iter_mut().enumerate() {
+                    *c = buf[base[p] + ((h + i) & mask)];
+                }
+                tops[p] = wrapped[p].as_ptr();
+            }
+        }
+        let [tops0, tops1] = tops;
         while done < k {
-            // SAFETY: ring positions are below `cap`, and both rings lie in `buf`
-            // (asserted).
-            let (top0, top1) = unsafe {
-                (
-                    u64::from(*buf.get_unchecked(base[0] + ((h0 + done) & mask))),
-                    u64::from(*buf.get_unchecked(base[1] + ((h1 + done) & mask))),
-                )
-            };
+            // SAFETY: `done < k ≤ 16`, and each of `tops` points at `k` readable cards (in
+            // the ring, asserted inside `buf`, or in `wrapped`), which nothing writes until
+            // the loop ends.
+            let (top0, top1) =
+                unsafe { (u64::from(*tops0.add(done)), u64::from(*tops1.add(done))) };
             // The policy's pick (or draw) for each seat in turn, then the card in that slot
             // is played and the slot refilled from the stack (`table::draw_up`).
             let (slot0, slot1) = if POLICY == policy::RANDOM {
