@@ -81,13 +81,27 @@ pub(crate) struct Ctx<'a> {
 }
 
 pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) -> GameRecord {
+    run_traced(c, s, tally, rng, None)
+}
+
+/// [`run`], writing both seats' cards after every battle into `trace` where it is given (see
+/// [`Engine::play_traced`](crate::Engine::play_traced)): the plain battles then leave the run
+/// after each battle, and each is noted where the battles end, so the run's own loop is the
+/// same code either way.
+pub(crate) fn run_traced(
+    c: Ctx<'_>,
+    s: &mut Seats,
+    tally: Tally,
+    rng: &mut GameRng,
+    trace: Option<&mut Vec<[u16; 2]>>,
+) -> GameRecord {
     match pick_of(c.r.pickup) {
-        pick::SHUFFLED => run_picked::<{ pick::SHUFFLED }>(c, s, tally, rng),
-        pick::SEAT => run_picked::<{ pick::SEAT }>(c, s, tally, rng),
-        pick::WINNER => run_picked::<{ pick::WINNER }>(c, s, tally, rng),
-        pick::LOSER => run_picked::<{ pick::LOSER }>(c, s, tally, rng),
-        pick::DESC => run_picked::<{ pick::DESC }>(c, s, tally, rng),
-        _ => run_picked::<{ pick::ASC }>(c, s, tally, rng),
+        pick::SHUFFLED => run_picked::<{ pick::SHUFFLED }>(c, s, tally, rng, trace),
+        pick::SEAT => run_picked::<{ pick::SEAT }>(c, s, tally, rng, trace),
+        pick::WINNER => run_picked::<{ pick::WINNER }>(c, s, tally, rng, trace),
+        pick::LOSER => run_picked::<{ pick::LOSER }>(c, s, tally, rng, trace),
+        pick::DESC => run_picked::<{ pick::DESC }>(c, s, tally, rng, trace),
+        _ => run_picked::<{ pick::ASC }>(c, s, tally, rng, trace),
     }
 }
 
@@ -98,6 +112,7 @@ fn run_picked<const PICK: u8>(
     s: &mut Seats,
     tally: Tally,
     rng: &mut GameRng,
+    trace: Option<&mut Vec<[u16; 2]>>,
 ) -> GameRecord {
     let table = !c.duel.is_empty();
     let two = c.r.two_pile.is_some();
@@ -105,7 +120,7 @@ fn run_picked<const PICK: u8>(
     let (speed, prize) = (c.r.speed.is_some(), c.r.prize);
     macro_rules! go {
         ($($flag:literal),*) => {
-            run_with::<PICK, $($flag),*>(c, s, tally, rng)
+            run_with::<PICK, $($flag),*>(c, s, tally, rng, trace)
         };
     }
     match (table, two, small, speed, prize) {
@@ -294,6 +309,7 @@ fn run_with<
     s: &mut Seats,
     tally: Tally,
     rng: &mut GameRng,
+    mut trace: Option<&mut Vec<[u16; 2]>>,
 ) -> GameRecord {
     let Ctx { r, t, duel, saves } = c;
     let values = r.cards.values();
@@ -301,8 +317,14 @@ fn run_with<
     let cap = r.battle_cap() as u32;
     let total = s.total(0) + s.total(1);
     let (lo, hi) = bounds(r, total);
-    // `lo < t0 < hi` in one unsigned comparison.
-    let inside = hi.saturating_sub(lo + 1);
+    // `lo < t0 < hi` in one unsigned comparison. A traced game leaves the plain battles after
+    // every battle (nothing is inside), to be noted below with the battles that end there.
+    let inside = if trace.is_some() {
+        0
+    } else {
+        hi.saturating_sub(lo + 1)
+    };
+    follow(&mut trace, s.total(0), s.total(1));
     // Shuffled pick-up never loops: known at compile time, the loop checks cost nothing there.
     let cycles = PICK != pick::SHUFFLED && r.detects_cycles();
     let start = tally;
@@ -514,6 +536,7 @@ fn run_with<
                     } => (depth, forfeited) = (dp, f),
                     War::Draw => {
                         acc += note(&mut lead, s.total(0), total);
+                        follow(&mut trace, s.total(0), s.total(1));
                         break 'game (EndReason::DrawInWar, None);
                     }
                 }
@@ -538,6 +561,7 @@ fn run_with<
                 first = tally.battles;
                 acc = first | (tally.lead_changes << 32);
                 if let Some(end) = end {
+                    follow(&mut trace, s.total(0), s.total(1));
                     break 'game end;
                 }
                 g = Regs::load(s);
@@ -546,6 +570,7 @@ fn run_with<
             }
             Exit::Check => {}
         }
+        follow(&mut trace, t0, total - t0);
         // The battle's byte for the replay's hint (a plain battle noted it already).
         if cycles {
             saves.trail[acc as u32 as usize % TRAIL] = t0 as u8;
@@ -593,6 +618,15 @@ fn run_with<
     };
     rng.put_bits(bits);
     record_packed(&tally, first, acc, turned, end)
+}
+
+/// Notes both seats' cards (`a`, `b`) after a battle, or as dealt, where a trace is kept.
+#[inline(always)]
+fn follow(trace: &mut Option<&mut Vec<[u16; 2]>>, a: usize, b: usize) {
+    if let Some(trace) = trace {
+        // (As a watch counts them: 16 bits a seat.)
+        trace.push([a as u16, b as u16]);
+    }
 }
 
 /// [`record`] from the loop's packed counter `acc` (battles low, lead changes high).

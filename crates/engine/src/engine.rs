@@ -22,7 +22,7 @@ use std::fmt;
 
 use crate::cycle::Saves;
 use crate::deal::Deal;
-use crate::observe::{Observer, Quiet};
+use crate::observe::{Observer, Quiet, View};
 use crate::record::{EndReason, GameRecord};
 use crate::rng::{GameRng, GameSeed, VariantSeed};
 use crate::rules::Rules;
@@ -189,6 +189,26 @@ impl LastTwo {
     }
 }
 
+/// Both seats' cards as dealt and after every battle, as [`Engine::play_traced`] writes them,
+/// from an observer of the general loop.
+struct Tracer<'a>(&'a mut Vec<[u16; 2]>);
+
+impl Tracer<'_> {
+    fn note(&mut self, view: &View<'_>) {
+        self.0.push([view.cards(0) as u16, view.cards(1) as u16]);
+    }
+}
+
+impl Observer for Tracer<'_> {
+    fn game_start(&mut self, view: &View<'_>) {
+        self.note(view);
+    }
+
+    fn battle_end(&mut self, _winner: Option<usize>, _pot: usize, view: &View<'_>) {
+        self.note(view);
+    }
+}
+
 /// The specialised loops' loop-detection copies, with the trail they note where the rules
 /// look for loops.
 fn saves_for(rules: &Rules, seats: &Seats) -> Saves<Seats> {
@@ -229,6 +249,22 @@ impl Engine {
     fn rng_of(&mut self, id: GameSeed) -> GameRng {
         self.variant_seed = self.variant_seed.for_game(id);
         GameRng::of_game(self.variant_seed, id.game)
+    }
+
+    /// Game `id`'s generator, after it shuffled the fresh deck into `deck`: the deal of every
+    /// game played from a seed. (In line: the two callers' hot paths stay as they were.)
+    #[inline(always)]
+    fn shuffle_deck(&mut self, id: GameSeed) -> GameRng {
+        let mut rng = self.rng_of(id);
+        for (to, from) in self
+            .deck
+            .chunks_exact_mut(64)
+            .zip(self.fresh.chunks_exact(64))
+        {
+            to.copy_from_slice(from);
+        }
+        rng.shuffle(&mut self.deck[..self.cards]);
+        rng
     }
 
     /// The loop that plays these rules when no observer watches.
@@ -339,15 +375,7 @@ impl Engine {
 
     /// Plays game `id` from a shuffled deal, showing every card to `obs`.
     pub fn play_observed<O: Observer>(&mut self, id: GameSeed, obs: &mut O) -> GameRecord {
-        let mut rng = self.rng_of(id);
-        for (to, from) in self
-            .deck
-            .chunks_exact_mut(64)
-            .zip(self.fresh.chunks_exact(64))
-        {
-            to.copy_from_slice(from);
-        }
-        rng.shuffle(&mut self.deck[..self.cards]);
+        let mut rng = self.shuffle_deck(id);
         let np = self.rules.players;
         let dealt = &self.deck[..self.rules.per_player * np];
         // Card i goes to seat i mod np: each seat's share is every np-th card.
@@ -366,6 +394,46 @@ impl Engine {
             self.st.stacks[p].extend_strided(dealt, p, np);
         }
         self.run(&mut rng, obs)
+    }
+
+    /// Whether [`Engine::play_traced`] plays these rules through the two-seat loop: 2 players
+    /// without hands ([`HotLoop::Duo`]'s rules). Other 2-player rules are traced through the
+    /// general loop.
+    pub fn traces_fast(&self) -> bool {
+        duo::plays(&self.rules)
+    }
+
+    /// Plays game `id` (the record [`Engine::play`] gives) and writes into `trace` (cleared
+    /// first) both seats' cards as dealt, then after every battle: the position a follower of
+    /// a game reads ([`View::cards`](crate::View::cards) at the game's start and at each
+    /// battle's end), without an observer on the general loop. Where the two-seat loop plays
+    /// the rules ([`Engine::traces_fast`]) it plays the game, several times faster. A game
+    /// found to loop may be traced past its loop's first turn, by a different number of
+    /// battles than an observer of the general loop sees (each loop looks for loops at its own
+    /// battles); the battles up to the end of the loop's first turn are always there. Panics
+    /// unless the rules are for 2 players.
+    pub fn play_traced(&mut self, id: GameSeed, trace: &mut Vec<[u16; 2]>) -> GameRecord {
+        assert_eq!(self.rules.players, 2, "a trace is of two seats");
+        trace.clear();
+        if !self.traces_fast() {
+            return self.play_observed(id, &mut Tracer(trace));
+        }
+        let mut rng = self.shuffle_deck(id);
+        // (Every seat is dealt a card: a 2-player deck holds at least two.)
+        self.seats.deal(&self.deck[..self.rules.per_player * 2]);
+        let ctx = duo::Ctx {
+            r: &self.rules,
+            t: &mut self.scratch,
+            duel: &self.duel,
+            saves: &mut self.seat_saves,
+        };
+        duo::run_traced(
+            ctx,
+            &mut self.seats,
+            Tally::default(),
+            &mut rng,
+            Some(trace),
+        )
     }
 
     /// The cards dealt in the last game [`Engine::play`] (or [`Engine::play_observed`])

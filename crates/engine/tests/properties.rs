@@ -1806,3 +1806,105 @@ fn two_piles_with_a_prize_or_speed_play_alike_on_two_seats() {
         }
     }
 }
+
+/// Both seats' cards as dealt and after every battle, seen by an observer of the general loop:
+/// the trace `Engine::play_traced` must give.
+struct SeenCards(Vec<[u16; 2]>);
+
+impl Observer for SeenCards {
+    fn game_start(&mut self, v: &View<'_>) {
+        self.0.push([v.cards(0) as u16, v.cards(1) as u16]);
+    }
+
+    fn battle_end(&mut self, _w: Option<usize>, _pot: usize, v: &View<'_>) {
+        self.0.push([v.cards(0) as u16, v.cards(1) as u16]);
+    }
+}
+
+/// `play_traced` gives `play`'s record and the cards an observer of the general loop sees
+/// after every battle, on random 2-player rule sets (the two-seat loop's where it plays them,
+/// the general loop's with hands): every battle of a game that ends or is capped, and of a
+/// looping game every battle up to the end of its loop's first turn.
+#[test]
+fn traced_games_give_the_observed_cards() {
+    use proptest::test_runner::{Config, TestRunner};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (fast, loops) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let mut runner = TestRunner::new(Config {
+        cases: 300,
+        max_global_rejects: 100_000,
+        ..Config::default()
+    });
+    runner
+        .run(&(options(), 0u64..1_000_000), |(pairs, seed)| {
+            let two: Vec<(String, String)> =
+                pairs.into_iter().filter(|(k, _)| k != "players").collect();
+            let rules = build(&two);
+            prop_assume!(rules.is_some());
+            let rules = rules.unwrap();
+            fast.fetch_add(
+                usize::from(Engine::new(&rules).traces_fast()),
+                Ordering::Relaxed,
+            );
+            let games = (0..6).map(|g| GameSeed::new(seed, 1, g));
+            loops.fetch_add(traces_agree(&rules, games)?, Ordering::Relaxed);
+            Ok(())
+        })
+        .unwrap();
+    // Deterministic rules on small decks, whose games loop often: every pick-up order but the
+    // shuffled one, one pile or two turned over, wars of 0–3 cards down.
+    for pickup in &EVERY_PICKUP[1..] {
+        for (war_down, two) in [("0", false), ("1", true), ("2", false), ("3", true)] {
+            for (ranks, suits) in [("3", "2"), ("5", "2"), ("4", "4"), ("13", "2")] {
+                let mut pairs = vec![
+                    ("pickup", *pickup),
+                    ("war_down", war_down),
+                    ("deck", "custom"),
+                    ("ranks", ranks),
+                    ("suits", suits),
+                ];
+                if two {
+                    pairs.extend([("pile", "two-pile"), ("on_empty", "turn-over")]);
+                }
+                let rules = Rules::from_pairs(pairs).unwrap();
+                let games = (0..20).map(|g| GameSeed::new(9, 2, g));
+                let looped = traces_agree(&rules, games).unwrap();
+                loops.fetch_add(looped, Ordering::Relaxed);
+            }
+        }
+    }
+    let (fast, loops) = (fast.into_inner(), loops.into_inner());
+    eprintln!(
+        "traced through the two-seat loop: {fast} of 300 random rule sets; looping games: {loops}"
+    );
+    assert!(fast >= 100 && loops >= 80, "fast {fast}, loops {loops}");
+}
+
+/// [`traced_games_give_the_observed_cards`] for `games` under `rules`: returns how many
+/// looped.
+fn traces_agree(
+    rules: &Rules,
+    games: impl Iterator<Item = GameSeed>,
+) -> Result<usize, TestCaseError> {
+    let mut engine = Engine::new(rules);
+    let (mut trace, mut loops) = (vec![[7, 7]], 0);
+    for id in games {
+        let mut seen = SeenCards(Vec::new());
+        let observed = engine.play_observed(id, &mut seen);
+        let traced = engine.play_traced(id, &mut trace);
+        prop_assert_eq!(&traced, &observed, "rules {}", rules);
+        prop_assert_eq!(&engine.play(id), &observed, "rules {}", rules);
+        let (seen, trace) = (&seen.0, &trace[..]);
+        match observed.cycle {
+            None => prop_assert_eq!(trace, &seen[..], "{:?}, rules {}", id, rules),
+            Some(c) => {
+                loops += 1;
+                let turn = (c.start + c.period) as usize + 1;
+                prop_assert!(trace.len() >= turn && seen.len() >= turn);
+                let n = trace.len().min(seen.len());
+                prop_assert_eq!(&trace[..n], &seen[..n], "{:?}, rules {}", id, rules);
+            }
+        }
+    }
+    Ok(loops)
+}

@@ -197,8 +197,10 @@ pub fn play_chunk(
     let block_games = running_block(variant.games.unwrap_or(total));
     aggregate.block_games = block_games;
     let rules = &variant.rules;
-    // A followed game plays through the reference loop with an observer; the others through
-    // the fastest loop, and the hand is read from the deal afterwards.
+    // A followed game plays through the reference loop with an observer, or, where two seats
+    // without hands need the cards alone (their times come from the record), through the
+    // two-seat loop, which traces the cards; the others through the fastest loop. The hand is
+    // read from the deal afterwards.
     let follow = variant.decides.position;
     let time = variant.decides.time;
     let cards = variant
@@ -212,6 +214,8 @@ pub fn play_chunk(
         TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
     );
     let mut watch = Watch::default();
+    let traced = rules.players() == 2 && engine.traces_fast() && Decides::time_from_record(rules);
+    let mut trace = Vec::new();
     let mut block = games.start / block_games;
     let mut sums = BlockSums::default();
     for g in games {
@@ -225,6 +229,11 @@ pub fn play_chunk(
             (Some(deal), false) => engine.play_deal(deal, id),
             (Some(deal), true) => engine.play_deal_observed(deal, id, &mut watch),
             (None, false) => engine.play(id),
+            (None, true) if traced => {
+                let record = engine.play_traced(id, &mut trace);
+                watch.follow_trace(&trace);
+                record
+            }
             (None, true) => engine.play_observed(id, &mut watch),
         };
         aggregate.add(g, &record);

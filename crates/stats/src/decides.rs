@@ -523,6 +523,10 @@ impl Decides {
             if Decides::time_from_record(rules) {
                 t.add(r, r.cards_turned.saturating_sub(2 * r.battles), 0);
             } else if let Some(w) = watch {
+                assert!(
+                    w.timed,
+                    "a game's time needs a watch that counted its war cards"
+                );
                 t.add(r, w.war_cards, w.shuffles);
             }
         }
@@ -562,6 +566,9 @@ pub struct Watch {
     pub war_cards: u64,
     /// Won piles shuffled into a stack.
     pub shuffles: u64,
+    /// Whether the war cards and shuffles were counted: a watch that followed the cards alone
+    /// ([`Watch::follow_trace`]) has the position only.
+    timed: bool,
 }
 
 impl Watch {
@@ -582,23 +589,83 @@ impl Watch {
         self.seat0.get(t as usize).copied()
     }
 
+    /// Whether the war cards and shuffles were counted ([`Watch::follow_trace`] counts the
+    /// position only).
+    pub fn timed(&self) -> bool {
+        self.timed
+    }
+
+    /// Follows a two-seat game from its trace ([`Engine::play_traced`]: both seats' cards as
+    /// dealt and after every battle), as an observer of the game would have: the same
+    /// position, lead and trailing, but no war cards or shuffles ([`Watch::timed`] is false).
+    /// A seat is in the game while it holds a card: with two seats, one out ends the game.
+    ///
+    /// [`Engine::play_traced`]: warlab_engine::Engine::play_traced
+    pub fn follow_trace(&mut self, trace: &[[u16; 2]]) {
+        self.restart(false);
+        self.seat0.extend(trace.iter().map(|&[a, _]| a));
+        // `note_cards` for two seats, one of them out where it holds no card, read from the
+        // end, where what is asked for lies: the last battle each seat trailed (in the game,
+        // fewer cards than the other), and the last time the lead went to the last leader (the
+        // seat holding more). Forward, battle by battle, this took a quarter of a traced game.
+        let last = |f: fn(u16, u16) -> bool| trace.iter().rposition(|&[a, b]| f(a, b));
+        let battle = |t: usize| t as u64;
+        self.last_trail[0] = last(|a, b| 0 < a && a < b).map_or(0, battle);
+        self.last_trail[1] = last(|a, b| 0 < b && b < a).map_or(0, battle);
+        if let Some(end) = last(|a, b| a != b) {
+            let [a, b] = trace[end];
+            let leader = b > a;
+            self.leader = Some(u8::from(leader));
+            // The last battle the other seat led after, and the first after it this one led.
+            let before = trace[..end]
+                .iter()
+                .rposition(|&[a, b]| a != b && (b > a) != leader);
+            if let Some(i) = before {
+                let took = trace[i + 1..end].iter().position(|&[a, b]| a != b);
+                self.last_change = battle(took.map_or(end, |k| i + 1 + k));
+            }
+        }
+        self.battle = trace.len().saturating_sub(1) as u64;
+    }
+
+    /// A fresh watch that keeps its history's allocation.
+    fn restart(&mut self, timed: bool) {
+        let mut seat0 = std::mem::take(&mut self.seat0);
+        seat0.clear();
+        *self = Watch {
+            seat0,
+            timed,
+            ..Watch::default()
+        };
+    }
+
     fn note(&mut self, view: &View<'_>) {
         let mut cards = [0usize; 4];
+        let mut in_game = 0u8;
+        for (p, c) in cards.iter_mut().enumerate().take(view.players()) {
+            *c = view.cards(p);
+            in_game |= u8::from(view.in_game(p)) << p;
+        }
+        self.note_cards(&cards[..view.players()], in_game);
+    }
+
+    /// Notes the cards each seat holds (`in_game`: the seats in the game, by bit).
+    fn note_cards(&mut self, cards: &[usize], in_game: u8) {
+        let playing = |p: usize| in_game & (1 << p) != 0;
         let mut most = 0;
         let mut leader = None;
-        for (p, c) in cards.iter_mut().enumerate().take(view.players()) {
-            if !view.in_game(p) {
+        for (p, &c) in cards.iter().enumerate() {
+            if !playing(p) {
                 continue;
             }
-            *c = view.cards(p);
-            if *c > most {
-                (most, leader) = (*c, Some(p as u8));
-            } else if *c == most {
+            if c > most {
+                (most, leader) = (c, Some(p as u8));
+            } else if c == most {
                 leader = None;
             }
         }
-        for (p, &c) in cards.iter().enumerate().take(view.players()) {
-            if view.in_game(p) && c < most {
+        for (p, &c) in cards.iter().enumerate() {
+            if playing(p) && c < most {
                 self.last_trail[p] = self.battle;
             }
         }
@@ -608,19 +675,13 @@ impl Watch {
             }
             self.leader = Some(l);
         }
-        self.seat0.push(view.cards(0) as u16);
+        self.seat0.push(cards[0] as u16);
     }
 }
 
 impl Observer for Watch {
     fn game_start(&mut self, view: &View<'_>) {
-        // A fresh watch that keeps its history's allocation.
-        let mut seat0 = std::mem::take(&mut self.seat0);
-        seat0.clear();
-        *self = Watch {
-            seat0,
-            ..Watch::default()
-        };
+        self.restart(true);
         self.note(view);
     }
 
@@ -716,6 +777,82 @@ pub fn logistic(groups: &[(f64, u64, u64)]) -> Option<Logistic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warlab_engine::{Engine, GameSeed, SAMPLE_VALUES};
+
+    /// A watch that follows a two-seat game's trace ([`Watch::follow_trace`]) reads the
+    /// position an observer of the game reads: seat 0's cards after every battle (of a looping
+    /// game, up to the end of its loop's first turn), the last lead change and the last battle
+    /// each seat trailed; so do the position counts. Under every sample option value, alone
+    /// and beside short wars lost, war sizes, `wars_to_win` and two piles.
+    #[test]
+    fn a_traced_watch_reads_the_observed_position() {
+        let bases: &[&[(&str, &str)]] = &[
+            &[],
+            &[("short_war", "lose")],
+            &[("short_war", "last-card-up"), ("war_down", "3")],
+            &[("pickup", "seat"), ("war_down", "1")],
+            &[("wars_to_win", "3")],
+            &[("pile", "two-pile"), ("on_empty", "lose")],
+            &[
+                ("pile", "two-pile"),
+                ("on_empty", "turn-over"),
+                ("pickup", "seat"),
+            ],
+        ];
+        let (mut sets, mut games, mut loops) = (0, 0, 0);
+        for base in bases {
+            for &(key, values) in SAMPLE_VALUES {
+                for value in values {
+                    let mut pairs = base.to_vec();
+                    pairs.retain(|(k, _)| *k != key);
+                    pairs.extend([(key, *value), ("safety_cap", "3000")]);
+                    let Ok(rules) = Rules::from_pairs(pairs) else {
+                        continue;
+                    };
+                    let mut engine = Engine::new(&rules);
+                    if rules.players() != 2 || !engine.traces_fast() {
+                        continue;
+                    }
+                    sets += 1;
+                    let cards = rules.cards_in_play();
+                    let (mut seen, mut read) =
+                        (PositionCounts::new(cards), PositionCounts::new(cards));
+                    let (mut watch, mut traced, mut trace) =
+                        (Watch::default(), Watch::default(), Vec::new());
+                    for g in 0..40 {
+                        let id = GameSeed::new(5, 2, g);
+                        let r = engine.play_observed(id, &mut watch);
+                        assert_eq!(engine.play_traced(id, &mut trace), r);
+                        traced.follow_trace(&trace);
+                        assert!(watch.timed() && !traced.timed());
+                        let longest = r.battles.max(CHECKPOINTS[CHECKPOINTS.len() - 1]);
+                        for t in 0..=longest + 1 {
+                            assert_eq!(
+                                traced.seat0_after(t, &r),
+                                watch.seat0_after(t, &r),
+                                "battle {t}, {rules}, game {g}"
+                            );
+                        }
+                        if r.cycle.is_none() {
+                            assert_eq!(traced.last_change, watch.last_change, "{rules}, game {g}");
+                            assert_eq!(traced.last_trail, watch.last_trail, "{rules}, game {g}");
+                        } else {
+                            loops += 1;
+                        }
+                        seen.add(&r, &watch);
+                        read.add(&r, &traced);
+                        games += 1;
+                    }
+                    assert_eq!(read, seen, "{rules}");
+                }
+            }
+        }
+        eprintln!("{sets} rule sets, {games} games, {loops} looped");
+        assert!(
+            sets >= 200 && loops >= 20,
+            "{sets} rule sets, {loops} loops"
+        );
+    }
 
     #[test]
     fn logistic_recovers_a_known_curve() {
