@@ -302,7 +302,13 @@ pub(crate) fn past_cap<P: Position>(
     let cap = capped.battles;
     saves.tortoise.copy_from(live);
     // (`tally` counts from `start`: `cap - start` battles at most, as many as the game had.)
-    let mut tally = start;
+    // It starts with no leader: the leader at the cap is not known here (the deal's may
+    // trail there, which the table loop's runs take for a broken invariant), and no count
+    // of this replay's goes into the record.
+    let mut tally = Tally {
+        leader: None,
+        ..start
+    };
     let Some(back) = step.recur(live, &mut tally, saves, cap) else {
         return capped;
     };

@@ -36,6 +36,12 @@ pub(crate) fn plays(r: &Rules) -> bool {
     r.players == 2 && r.hand == 0 && r.battle_cap() < u64::from(u32::MAX)
 }
 
+/// Whether the two-seat loop traces these rules' games ([`Scratch::trace`]): those it plays,
+/// without a prize (a followed game with a prize needs an observer for its war cards anyway).
+pub(crate) fn traces(r: &Rules) -> bool {
+    plays(r) && !r.prize
+}
+
 /// The outcome of a plain battle under a beats-table, for every pair of values: 0 seat 0's card
 /// wins, 1 seat 1's, 2 a tie (war); `a` against `b` at `a * stride + b` ([`duel_stride`]).
 pub(crate) fn duel_table(r: &Rules) -> Vec<u8> {
@@ -81,27 +87,13 @@ pub(crate) struct Ctx<'a> {
 }
 
 pub(crate) fn run(c: Ctx<'_>, s: &mut Seats, tally: Tally, rng: &mut GameRng) -> GameRecord {
-    run_traced(c, s, tally, rng, None)
-}
-
-/// [`run`], writing both seats' cards after every battle into `trace` where it is given (see
-/// [`Engine::play_traced`](crate::Engine::play_traced)): the plain battles then leave the run
-/// after each battle, and each is noted where the battles end, so the run's own loop is the
-/// same code either way.
-pub(crate) fn run_traced(
-    c: Ctx<'_>,
-    s: &mut Seats,
-    tally: Tally,
-    rng: &mut GameRng,
-    trace: Option<&mut Vec<[u16; 2]>>,
-) -> GameRecord {
     match pick_of(c.r.pickup) {
-        pick::SHUFFLED => run_picked::<{ pick::SHUFFLED }>(c, s, tally, rng, trace),
-        pick::SEAT => run_picked::<{ pick::SEAT }>(c, s, tally, rng, trace),
-        pick::WINNER => run_picked::<{ pick::WINNER }>(c, s, tally, rng, trace),
-        pick::LOSER => run_picked::<{ pick::LOSER }>(c, s, tally, rng, trace),
-        pick::DESC => run_picked::<{ pick::DESC }>(c, s, tally, rng, trace),
-        _ => run_picked::<{ pick::ASC }>(c, s, tally, rng, trace),
+        pick::SHUFFLED => run_picked::<{ pick::SHUFFLED }>(c, s, tally, rng),
+        pick::SEAT => run_picked::<{ pick::SEAT }>(c, s, tally, rng),
+        pick::WINNER => run_picked::<{ pick::WINNER }>(c, s, tally, rng),
+        pick::LOSER => run_picked::<{ pick::LOSER }>(c, s, tally, rng),
+        pick::DESC => run_picked::<{ pick::DESC }>(c, s, tally, rng),
+        _ => run_picked::<{ pick::ASC }>(c, s, tally, rng),
     }
 }
 
@@ -112,7 +104,6 @@ fn run_picked<const PICK: u8>(
     s: &mut Seats,
     tally: Tally,
     rng: &mut GameRng,
-    trace: Option<&mut Vec<[u16; 2]>>,
 ) -> GameRecord {
     let table = !c.duel.is_empty();
     let two = c.r.two_pile.is_some();
@@ -120,7 +111,28 @@ fn run_picked<const PICK: u8>(
     let (speed, prize) = (c.r.speed.is_some(), c.r.prize);
     macro_rules! go {
         ($($flag:literal),*) => {
-            run_with::<PICK, $($flag),*>(c, s, tally, rng, trace)
+            run_with::<PICK, $($flag),*, false>(c, s, tally, rng)
+        };
+    }
+    if c.t.trace.is_some() {
+        // A traced game, without a prize ([`traces`]), on a buffer of any size: its own
+        // eight copies, so that an untraced game's loop is compiled as if tracing did not
+        // exist (a trace looked for at run time cost the loop 2–3 instructions a battle).
+        debug_assert!(!prize);
+        macro_rules! traced {
+            ($($flag:literal),*) => {
+                run_with::<PICK, $($flag),*, true>(c, s, tally, rng)
+            };
+        }
+        return match (table, two, speed) {
+            (false, false, false) => traced!(false, false, false, false, false),
+            (false, true, false) => traced!(false, true, false, false, false),
+            (true, false, false) => traced!(true, false, false, false, false),
+            (true, true, false) => traced!(true, true, false, false, false),
+            (false, false, true) => traced!(false, false, false, true, false),
+            (false, true, true) => traced!(false, true, false, true, false),
+            (true, false, true) => traced!(true, false, false, true, false),
+            (true, true, true) => traced!(true, true, false, true, false),
         };
     }
     match (table, two, small, speed, prize) {
@@ -304,12 +316,12 @@ fn run_with<
     const SMALL: bool,
     const SPEED: bool,
     const PRIZE: bool,
+    const TRACE: bool,
 >(
     c: Ctx<'_>,
     s: &mut Seats,
     tally: Tally,
     rng: &mut GameRng,
-    mut trace: Option<&mut Vec<[u16; 2]>>,
 ) -> GameRecord {
     let Ctx { r, t, duel, saves } = c;
     let values = r.cards.values();
@@ -317,14 +329,14 @@ fn run_with<
     let cap = r.battle_cap() as u32;
     let total = s.total(0) + s.total(1);
     let (lo, hi) = bounds(r, total);
-    // `lo < t0 < hi` in one unsigned comparison. A traced game leaves the plain battles after
-    // every battle (nothing is inside), to be noted below with the battles that end there.
-    let inside = if trace.is_some() {
-        0
-    } else {
-        hi.saturating_sub(lo + 1)
-    };
-    follow(&mut trace, s.total(0), s.total(1));
+    // `lo < t0 < hi` in one unsigned comparison. A traced game (`TRACE`, its trace in the
+    // scratch, [`Scratch::trace`]) leaves the plain battles after every battle (nothing is
+    // inside), to be noted below with the battles that end there: the run's own loop is the
+    // same code.
+    let inside = if TRACE { 0 } else { hi.saturating_sub(lo + 1) };
+    if TRACE {
+        follow(t, s.total(0), s.total(1));
+    }
     // Shuffled pick-up never loops: known at compile time, the loop checks cost nothing there.
     let cycles = PICK != pick::SHUFFLED && r.detects_cycles();
     let start = tally;
@@ -536,7 +548,9 @@ fn run_with<
                     } => (depth, forfeited) = (dp, f),
                     War::Draw => {
                         acc += note(&mut lead, s.total(0), total);
-                        follow(&mut trace, s.total(0), s.total(1));
+                        if TRACE {
+                            follow(t, s.total(0), s.total(1));
+                        }
                         break 'game (EndReason::DrawInWar, None);
                     }
                 }
@@ -561,7 +575,9 @@ fn run_with<
                 first = tally.battles;
                 acc = first | (tally.lead_changes << 32);
                 if let Some(end) = end {
-                    follow(&mut trace, s.total(0), s.total(1));
+                    if TRACE {
+                        follow(t, s.total(0), s.total(1));
+                    }
                     break 'game end;
                 }
                 g = Regs::load(s);
@@ -570,7 +586,9 @@ fn run_with<
             }
             Exit::Check => {}
         }
-        follow(&mut trace, t0, total - t0);
+        if TRACE {
+            follow(t, t0, total - t0);
+        }
         // The battle's byte for the replay's hint (a plain battle noted it already).
         if cycles {
             saves.trail[acc as u32 as usize % TRAIL] = t0 as u8;
@@ -622,8 +640,8 @@ fn run_with<
 
 /// Notes both seats' cards (`a`, `b`) after a battle, or as dealt, where a trace is kept.
 #[inline(always)]
-fn follow(trace: &mut Option<&mut Vec<[u16; 2]>>, a: usize, b: usize) {
-    if let Some(trace) = trace {
+fn follow(t: &mut Scratch, a: usize, b: usize) {
+    if let Some(trace) = &mut t.trace {
         // (As a watch counts them: 16 bits a seat.)
         trace.push([a as u16, b as u16]);
     }

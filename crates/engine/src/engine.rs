@@ -397,10 +397,10 @@ impl Engine {
     }
 
     /// Whether [`Engine::play_traced`] plays these rules through the two-seat loop: 2 players
-    /// without hands ([`HotLoop::Duo`]'s rules). Other 2-player rules are traced through the
-    /// general loop.
+    /// without hands ([`HotLoop::Duo`]'s rules) and without a prize. Other 2-player rules are
+    /// traced through the general loop.
     pub fn traces_fast(&self) -> bool {
-        duo::plays(&self.rules)
+        duo::traces(&self.rules)
     }
 
     /// Plays game `id` (the record [`Engine::play`] gives) and writes into `trace` (cleared
@@ -421,19 +421,21 @@ impl Engine {
         let mut rng = self.shuffle_deck(id);
         // (Every seat is dealt a card: a 2-player deck holds at least two.)
         self.seats.deal(&self.deck[..self.rules.per_player * 2]);
+        // The buffer lent to the two-seat loop for the game, through its scratch.
+        self.scratch.trace = Some(std::mem::take(trace));
         let ctx = duo::Ctx {
             r: &self.rules,
             t: &mut self.scratch,
             duel: &self.duel,
             saves: &mut self.seat_saves,
         };
-        duo::run_traced(
-            ctx,
-            &mut self.seats,
-            Tally::default(),
-            &mut rng,
-            Some(trace),
-        )
+        let record = duo::run(ctx, &mut self.seats, Tally::default(), &mut rng);
+        *trace = self
+            .scratch
+            .trace
+            .take()
+            .expect("the trace lent for the game");
+        record
     }
 
     /// The cards dealt in the last game [`Engine::play`] (or [`Engine::play_observed`])

@@ -386,6 +386,12 @@ pub(crate) struct Scratch {
     pub pots: Vec<Vec<u8>>,
     pub cause: Vec<Vec<u8>>,
     pub order: Vec<u8>,
+    /// Where a traced game's cards after each battle go ([`Engine::play_traced`] lends its
+    /// buffer for the game). The two-seat loop picks its traced copies (`TRACE`) when it is
+    /// there; the other copies never read it, and compile as if it did not exist.
+    ///
+    /// [`Engine::play_traced`]: crate::Engine::play_traced
+    pub trace: Option<Vec<[u16; 2]>>,
 }
 
 impl Scratch {
@@ -397,6 +403,7 @@ impl Scratch {
             // Room past the cards for the register pick-ups' whole-register stores (64 bytes
             // past a pot), so that no pick-up grows it.
             order: Vec::with_capacity(cap + 64),
+            trace: None,
         }
     }
 
