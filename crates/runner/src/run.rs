@@ -214,7 +214,8 @@ pub fn play_chunk(
         TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
     );
     let mut watch = Watch::default();
-    let traced = rules.players() == 2 && engine.traces_fast() && Decides::time_from_record(rules);
+    // (`traces_fast`: two seats without hands or a prize.)
+    let traced = engine.traces_fast() && Decides::time_from_record(rules);
     let mut trace = Vec::new();
     let mut block = games.start / block_games;
     let mut sums = BlockSums::default();

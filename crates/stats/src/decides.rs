@@ -625,7 +625,6 @@ impl Watch {
                 self.last_change = battle(took.map_or(end, |k| i + 1 + k));
             }
         }
-        self.battle = trace.len().saturating_sub(1) as u64;
     }
 
     /// A fresh watch that keeps its history's allocation.
