@@ -11,13 +11,19 @@ use warlab_engine::{
 /// a table of war sizes for two ranks only, a short battle limit, endings soon reached.
 const ODD_VALUES: &[(&str, &[&str])] = &[
     ("war_down", &["5", "K=1,A=2"]),
+    ("decks", &["3"]),
+    ("hand", &["1", "2", "5"]),
+    ("hand_policy", &["lowest,highest", "median,random,highest"]),
+    ("speed", &["0.5"]),
     ("battle_limit", &["50"]),
     ("target_cards", &["30"]),
     ("min_cards", &["3"]),
 ];
 
 /// Random rule options: any combination of [`SAMPLE_VALUES`] and [`ODD_VALUES`], each option
-/// set or not; the invalid ones are filtered by `Rules::new`.
+/// set or not, on one of the named decks or (one case in four) a custom deck of 2–14 ranks
+/// and 1–4 suits, whose few positions make loops and stacks of one card common; the invalid
+/// ones are filtered by `Rules::new`.
 fn options() -> impl Strategy<Value = Vec<(String, String)>> {
     let picks: Vec<_> = SAMPLE_VALUES
         .iter()
@@ -32,8 +38,15 @@ fn options() -> impl Strategy<Value = Vec<(String, String)>> {
                 .prop_map(move |v| v.map(|v| (key.to_string(), v.to_string())))
         })
         .collect();
-    picks.prop_map(|picked| {
+    let custom = proptest::option::weighted(0.25, (2u32..15, 1u32..5));
+    (picks, custom).prop_map(|(picked, custom)| {
         let mut v: Vec<(String, String)> = picked.into_iter().flatten().collect();
+        if let Some((ranks, suits)) = custom {
+            v.retain(|(k, _)| k != "deck");
+            v.push(("deck".into(), "custom".into()));
+            v.push(("ranks".into(), ranks.to_string()));
+            v.push(("suits".into(), suits.to_string()));
+        }
         // Keep random games short enough for a test.
         v.push(("safety_cap".into(), "20000".into()));
         v
@@ -1877,7 +1890,8 @@ fn traced_games_give_the_observed_cards() {
     eprintln!(
         "traced through the two-seat loop: {fast} of 300 random rule sets; looping games: {loops}"
     );
-    assert!(fast >= 100 && loops >= 80, "fast {fast}, loops {loops}");
+    // (About a third of the random rule sets have no hands and no prize: 87–111 in six runs.)
+    assert!(fast >= 60 && loops >= 80, "fast {fast}, loops {loops}");
 }
 
 /// [`traced_games_give_the_observed_cards`] for `games` under `rules`: returns how many
