@@ -198,6 +198,15 @@ impl Seats {
             // SAFETY: `permutes` is what `available()` said.
             2 if self.permutes => unsafe { split::deal_two(&mut self.buf, self.cap, dealt) },
             2 => deal_into::<2>(&mut self.buf, self.cap, dealt),
+            // SAFETY: as above; at most 64 cards.
+            #[cfg(target_arch = "x86_64")]
+            3 if self.permutes && dealt.len() <= 64 => unsafe {
+                split::deal_one_chunk::<3>(&mut self.buf, self.cap, dealt)
+            },
+            #[cfg(target_arch = "x86_64")]
+            4 if self.permutes && dealt.len() <= 64 => unsafe {
+                split::deal_one_chunk::<4>(&mut self.buf, self.cap, dealt)
+            },
             3 => deal_into::<3>(&mut self.buf, self.cap, dealt),
             _ => deal_into::<4>(&mut self.buf, self.cap, dealt),
         }
@@ -416,7 +425,8 @@ pub(crate) fn shuffle_pile<D: Draws>(
 /// Card `i` of `dealt` to the `i / N`th place of seat `i mod N`'s stretch (`cap` bytes each):
 /// a round of the deal at a time, so that the stores need no stride of their own; for two
 /// seats, eight cards at a time, split into each seat's four in a word (where the CPU has a
-/// byte permutation, [`split::deal_two`] deals two seats instead).
+/// byte permutation, [`split::deal_two`] deals two seats instead, and
+/// [`split::deal_one_chunk`] up to 64 cards to three or four).
 fn deal_into<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
     let each = dealt.len() / N;
     let mut rest = buf;
@@ -498,6 +508,57 @@ mod split {
                 let to1 = seat1.as_mut_ptr().add(32 * k).cast();
                 _mm256_mask_storeu_epi8(to0, store, _mm512_castsi512_si256(both));
                 _mm256_mask_storeu_epi8(to1, store, _mm512_extracti64x4_epi64::<1>(both));
+            }
+        }
+    }
+
+    /// Row `p` of `ROUNDS[N - 3]`: lane `i` is byte `p + N i`, the `i`th card of seat `p` in a
+    /// deal to `N` seats (lanes past the deck read its last byte and are not stored).
+    static ROUNDS: [[[u8; 64]; 4]; 2] = {
+        let mut t = [[[0u8; 64]; 4]; 2];
+        let mut n = 3;
+        while n <= 4 {
+            let mut p = 0;
+            while p < n {
+                let mut i = 0;
+                while i < 64 {
+                    let at = p + n * i;
+                    t[n - 3][p][i] = if at < 64 { at as u8 } else { 63 };
+                    i += 1;
+                }
+                p += 1;
+            }
+            n += 1;
+        }
+        t
+    };
+
+    /// [`super::deal_into`]`::<N>` for 3 or 4 seats and at most 64 cards: each seat's cards
+    /// gathered by one permutation and stored by one masked store (a round of the deal at a
+    /// time took a store a card).
+    ///
+    /// # Safety
+    /// The CPU must have the features enabled here ([`available`]).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi")]
+    pub(super) unsafe fn deal_one_chunk<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
+        let each = dealt.len() / N;
+        assert!(
+            (3..=4).contains(&N)
+                && dealt.len() <= 64
+                && N * each == dealt.len()
+                && each <= cap
+                && N * cap <= buf.len()
+        );
+        let load = u64::MAX >> (64 - dealt.len());
+        let store = u64::MAX >> (64 - each);
+        // SAFETY: the load's mask covers the `dealt.len()` cards; each store's covers `each ≤
+        // cap` places from the start of seat `p`'s stretch, which lies in `buf` (asserted).
+        unsafe {
+            let cards = _mm512_maskz_loadu_epi8(load, dealt.as_ptr().cast());
+            for (p, row) in ROUNDS[N - 3].iter().enumerate().take(N) {
+                let index = _mm512_loadu_si512(row.as_ptr().cast());
+                let seat = _mm512_permutexvar_epi8(index, cards);
+                _mm512_mask_storeu_epi8(buf.as_mut_ptr().add(p * cap).cast(), store, seat);
             }
         }
     }
@@ -706,6 +767,34 @@ mod tests {
             // SAFETY: `available()` said yes.
             unsafe { split::deal_two(&mut permuted, cap, &dealt) };
             assert_eq!(words, permuted, "{len} cards");
+        }
+    }
+
+    /// The 3- and 4-seat deals by permutation put every card where the deal round by round
+    /// does, for every deal of up to 64 cards, on stretches as short as a seat's share.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_permuted_deal_to_three_or_four_seats_is_the_deal_by_rounds() {
+        if !split::available() {
+            eprintln!("no AVX-512 here: nothing to compare");
+            return;
+        }
+        fn compare<const N: usize>(cap: usize) {
+            for len in (N..=64).step_by(N).filter(|&len| len / N <= cap) {
+                let dealt: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8 | 1).collect();
+                let (mut rounds, mut permuted) = (vec![0u8; N * cap], vec![0u8; N * cap]);
+                deal_into::<N>(&mut rounds, cap, &dealt);
+                // SAFETY: `available()` said yes; at most 64 cards.
+                unsafe { split::deal_one_chunk::<N>(&mut permuted, cap, &dealt) };
+                assert_eq!(
+                    rounds, permuted,
+                    "{N} seats, {len} cards, stretches of {cap}"
+                );
+            }
+        }
+        for cap in [8, 16, 32, 64] {
+            compare::<3>(cap);
+            compare::<4>(cap);
         }
     }
 }
