@@ -198,12 +198,13 @@ impl Seats {
             // SAFETY: `permutes` is what `available()` said.
             2 if self.permutes => unsafe { split::deal_two(&mut self.buf, self.cap, dealt) },
             2 => deal_into::<2>(&mut self.buf, self.cap, dealt),
-            // SAFETY: as above; at most 64 cards.
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above; at most 64 cards.
             3 if self.permutes && dealt.len() <= 64 => unsafe {
                 split::deal_one_chunk::<3>(&mut self.buf, self.cap, dealt)
             },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above; at most 64 cards.
             4 if self.permutes && dealt.len() <= 64 => unsafe {
                 split::deal_one_chunk::<4>(&mut self.buf, self.cap, dealt)
             },
@@ -750,38 +751,33 @@ mod tests {
         }
     }
 
-    /// The two-seat deal by permutation puts every card where the deal by words does, for
-    /// every even deal up to two full stretches (partial chunks of 64 included).
+    /// The deals by permutation put every card where the deals without do: to two seats, every
+    /// even deal up to two full stretches (partial chunks of 64 included); to three or four,
+    /// every deal of up to 64 cards, on stretches as short as a seat's share.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn the_permuted_deal_is_the_deal_by_words() {
+    fn the_permuted_deals_are_the_deals_by_words_and_rounds() {
         if !split::available() {
             eprintln!("no AVX-512 here: nothing to compare");
             return;
         }
+        let cards = |len: usize| {
+            (0..len)
+                .map(|i| (i * 37 % 251) as u8 | 1)
+                .collect::<Vec<u8>>()
+        };
         let cap = 256;
         for len in (2..=2 * cap).step_by(2) {
-            let dealt: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8 | 1).collect();
+            let dealt = cards(len);
             let (mut words, mut permuted) = (vec![0u8; 2 * cap], vec![0u8; 2 * cap]);
             deal_into::<2>(&mut words, cap, &dealt);
             // SAFETY: `available()` said yes.
             unsafe { split::deal_two(&mut permuted, cap, &dealt) };
             assert_eq!(words, permuted, "{len} cards");
         }
-    }
-
-    /// The 3- and 4-seat deals by permutation put every card where the deal round by round
-    /// does, for every deal of up to 64 cards, on stretches as short as a seat's share.
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_permuted_deal_to_three_or_four_seats_is_the_deal_by_rounds() {
-        if !split::available() {
-            eprintln!("no AVX-512 here: nothing to compare");
-            return;
-        }
-        fn compare<const N: usize>(cap: usize) {
+        fn compare<const N: usize>(cap: usize, cards: impl Fn(usize) -> Vec<u8>) {
             for len in (N..=64).step_by(N).filter(|&len| len / N <= cap) {
-                let dealt: Vec<u8> = (0..len).map(|i| (i * 37 % 251) as u8 | 1).collect();
+                let dealt = cards(len);
                 let (mut rounds, mut permuted) = (vec![0u8; N * cap], vec![0u8; N * cap]);
                 deal_into::<N>(&mut rounds, cap, &dealt);
                 // SAFETY: `available()` said yes; at most 64 cards.
@@ -793,8 +789,8 @@ mod tests {
             }
         }
         for cap in [8, 16, 32, 64] {
-            compare::<3>(cap);
-            compare::<4>(cap);
+            compare::<3>(cap, cards);
+            compare::<4>(cap, cards);
         }
     }
 }
