@@ -43,8 +43,8 @@ pub(crate) struct Seats {
     pile_feeds: bool,
     pile_shuffles: bool,
     two_pile: bool,
-    /// Whether this CPU deals two seats by permutation ([`split::deal_two`]): asked once here
-    /// rather than at every deal.
+    /// Whether this CPU deals by byte permutation (two seats, [`split::deal_two`]; three or
+    /// four, [`split::deal_one_chunk`]): asked once here rather than at every deal.
     permutes: bool,
     /// Whether the table loop's two-seat hand runs may use the block loop's vector code
     /// ([`crate::block::hand_battles`]): the CPU has it, unless a test or `bench --portable`
@@ -458,7 +458,7 @@ fn deal_into<const N: usize>(buf: &mut [u8], cap: usize, dealt: &[u8]) {
     }
 }
 
-/// The two-seat deal with AVX-512 (x86-64, chosen at run time).
+/// The deals by byte permutation with AVX-512 (x86-64, chosen at run time).
 #[cfg(target_arch = "x86_64")]
 mod split {
     use std::arch::x86_64::*;
@@ -475,7 +475,7 @@ mod split {
         a
     };
 
-    /// Whether this CPU has every instruction [`deal_two`] uses.
+    /// Whether this CPU has every instruction [`deal_two`] and [`deal_one_chunk`] use.
     pub(super) fn available() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
@@ -514,7 +514,8 @@ mod split {
     }
 
     /// Row `p` of `ROUNDS[N - 3]`: lane `i` is byte `p + N i`, the `i`th card of seat `p` in a
-    /// deal to `N` seats (lanes past the deck read its last byte and are not stored).
+    /// deal to `N` seats (a lane whose byte would lie past the 64th reads the 64th; no lane
+    /// past a seat's share is stored).
     static ROUNDS: [[[u8; 64]; 4]; 2] = {
         let mut t = [[[0u8; 64]; 4]; 2];
         let mut n = 3;
@@ -545,6 +546,7 @@ mod split {
         let each = dealt.len() / N;
         assert!(
             (3..=4).contains(&N)
+                && each >= 1
                 && dealt.len() <= 64
                 && N * each == dealt.len()
                 && each <= cap

@@ -8,7 +8,8 @@ use warlab_engine::{
 };
 
 /// Values the property tests draw beside [`SAMPLE_VALUES`]': a war size no source plays,
-/// a table of war sizes for two ranks only, a short battle limit, endings soon reached.
+/// a table of war sizes for two ranks only, three decks, hands of 1, 2 and 5, mixed policies,
+/// a grab in every other battle, a short battle limit, endings soon reached.
 const ODD_VALUES: &[(&str, &[&str])] = &[
     ("war_down", &["5", "K=1,A=2"]),
     ("decks", &["3"]),
@@ -21,7 +22,7 @@ const ODD_VALUES: &[(&str, &[&str])] = &[
 ];
 
 /// Random rule options: any combination of [`SAMPLE_VALUES`] and [`ODD_VALUES`], each option
-/// set or not, on one of the named decks or (one case in four) a custom deck of 2–14 ranks
+/// set or not, on one of the named decks or (one draw in four) a custom deck of 2–14 ranks
 /// and 1–4 suits, whose few positions make loops and stacks of one card common; the invalid
 /// ones are filtered by `Rules::new`.
 fn options() -> impl Strategy<Value = Vec<(String, String)>> {
