@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -175,6 +176,14 @@ fn jobs<'p, G: Game>(
 
 /// Plays game indices `games` of `variant`, of an experiment of `total` games per variant
 /// (which sets the blocks of the running counts).
+///
+/// The games go in pieces of [`PIECE`]. Where the games played so far say that the rest of
+/// the range would take more than [`SPLIT_AFTER`], the rest is cut in two halves that an
+/// idle worker of the pool may take over (`rayon::join`; otherwise this thread plays both),
+/// each half going on the same way. A chunk of slow games (4,096 games of 70,000 battles
+/// with hands of three take seconds) would otherwise hold a run's end on one core while the
+/// others wait. The halves' counts are merged exactly and their rows laid in game order:
+/// the result is the same whichever thread played which game.
 pub fn play_chunk(
     variant: &Variant,
     seed: u64,
@@ -182,80 +191,175 @@ pub fn play_chunk(
     rows: bool,
     total: u64,
 ) -> (Aggregate, Vec<GameRow>) {
-    let mut engine = Engine::new(&variant.rules);
-    let mut aggregate = Aggregate::default();
-    let mut out = Vec::with_capacity(if rows {
-        (games.end - games.start) as usize
-    } else {
-        0
-    });
     debug_assert!(
         games.is_empty() || (games.end - 1) / CHUNK == games.start / CHUNK,
         "a chunk is within one chunk's games"
     );
-    // The variant's games, not the range's: every shard and slice cuts the same blocks.
-    let block_games = running_block(variant.games.unwrap_or(total));
-    aggregate.block_games = block_games;
-    let rules = &variant.rules;
-    // A followed game plays through the reference loop with an observer, or, where two seats
-    // without hands need the cards alone (their times come from the record), through the
-    // two-seat loop, which traces the cards; the others through the fastest loop. The hand is
-    // read from the deal afterwards.
-    let follow = variant.decides.position;
-    let time = variant.decides.time;
-    let cards = variant
-        .deal
-        .as_ref()
-        .map_or(rules.cards_in_play(), Deal::len);
-    aggregate.decides = Decides::new(
-        rules,
-        cards,
-        follow.any(),
-        TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
-    );
-    let mut watch = Watch::default();
-    // (`traces_fast`: two seats without hands or a prize.)
-    let traced = engine.traces_fast() && Decides::time_from_record(rules);
-    let mut trace = Vec::new();
-    let mut block = games.start / block_games;
-    let mut sums = BlockSums::default();
-    for g in games {
-        if g / block_games != block {
-            aggregate.seal(block, &sums);
-            (block, sums) = (g / block_games, BlockSums::default());
-        }
-        let id = GameSeed::new(seed, variant.seed_id, g);
-        let followed = follow.follows(g);
-        let record = match (&variant.deal, followed) {
-            (Some(deal), false) => engine.play_deal(deal, id),
-            (Some(deal), true) => engine.play_deal_observed(deal, id, &mut watch),
-            (None, false) => engine.play(id),
-            (None, true) if traced => {
-                let record = engine.play_traced(id, &mut trace);
-                watch.follow_trace(&trace);
-                record
-            }
-            (None, true) => engine.play_observed(id, &mut watch),
-        };
-        aggregate.add(g, &record);
-        let watched = followed.then_some(&watch);
-        match &variant.deal {
-            Some(deal) => {
-                let seat0 = (&deal.stacks()[0][..], 1);
-                aggregate.decides.add(rules, seat0, &record, watched);
-            }
-            None => {
-                let dealt = (engine.dealt(), rules.players());
-                aggregate.decides.add(rules, dealt, &record, watched);
-            }
-        }
-        sums.add(&record);
-        if rows {
-            out.push(GameRow { game: g, record });
+    let chunk = Chunk {
+        variant,
+        seed,
+        rows,
+        // The variant's games, not the range's: every shard and slice cuts the same blocks.
+        block_games: running_block(variant.games.unwrap_or(total)),
+        split_after: SPLIT_AFTER,
+    };
+    play_range(&chunk, games)
+}
+
+/// Games played before a range looks at whether its rest is worth cutting in two.
+const PIECE: u64 = 256;
+
+/// The rest of a range worth cutting in two: far more than what a cut costs (an engine and
+/// empty counts made, the counts merged: well under a millisecond).
+const SPLIT_AFTER: Duration = Duration::from_millis(20);
+
+/// What every range of a chunk plays with.
+struct Chunk<'a> {
+    variant: &'a Variant,
+    seed: u64,
+    rows: bool,
+    block_games: u64,
+    /// [`SPLIT_AFTER`] (a test cuts wherever it may).
+    split_after: Duration,
+}
+
+/// Plays the games `games` of a chunk, piece by piece, cutting the rest in two where it is
+/// worth it ([`play_chunk`]).
+fn play_range(chunk: &Chunk<'_>, games: Range<u64>) -> (Aggregate, Vec<GameRow>) {
+    let mut part = Part::new(chunk, &games);
+    let started = Instant::now();
+    let mut g = games.start;
+    while g < games.end {
+        let to = (g + PIECE).min(games.end);
+        part.play(chunk, g..to);
+        g = to;
+        let left = games.end - g;
+        let done = u32::try_from(g - games.start).unwrap_or(u32::MAX);
+        let rest =
+            (started.elapsed() / done).saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
+        if left >= 2 * PIECE && rest >= chunk.split_after {
+            let mid = g + left / 2;
+            let ((a, rows_a), (b, rows_b)) = rayon::join(
+                || play_range(chunk, g..mid),
+                || play_range(chunk, mid..games.end),
+            );
+            let (mut aggregate, mut out) = part.finish();
+            aggregate.merge(&a);
+            aggregate.merge(&b);
+            out.extend(rows_a);
+            out.extend(rows_b);
+            return (aggregate, out);
         }
     }
-    aggregate.seal(block, &sums);
-    (aggregate, out)
+    part.finish()
+}
+
+/// The engine and the counts of one part of a chunk's games, as they are played.
+struct Part {
+    engine: Engine,
+    aggregate: Aggregate,
+    out: Vec<GameRow>,
+    watch: Watch,
+    trace: Vec<[u16; 2]>,
+    /// Whether followed games are traced by the two-seat loop.
+    traced: bool,
+    /// The block of the running counts being filled, and its sums so far.
+    block: u64,
+    sums: BlockSums,
+}
+
+impl Part {
+    fn new(chunk: &Chunk<'_>, games: &Range<u64>) -> Part {
+        let variant = chunk.variant;
+        let rules = &variant.rules;
+        let engine = Engine::new(rules);
+        let mut aggregate = Aggregate {
+            block_games: chunk.block_games,
+            ..Aggregate::default()
+        };
+        let time = variant.decides.time;
+        let cards = variant
+            .deal
+            .as_ref()
+            .map_or(rules.cards_in_play(), Deal::len);
+        aggregate.decides = Decides::new(
+            rules,
+            cards,
+            variant.decides.position.any(),
+            TimeCounts::new(time.battle_ms, time.war_card_ms, time.shuffle_ms),
+        );
+        // (`traces_fast`: two seats without hands or a prize.)
+        let traced = engine.traces_fast() && Decides::time_from_record(rules);
+        let out = Vec::with_capacity(if chunk.rows {
+            (games.end - games.start) as usize
+        } else {
+            0
+        });
+        Part {
+            engine,
+            aggregate,
+            out,
+            watch: Watch::default(),
+            trace: Vec::new(),
+            traced,
+            block: games.start / chunk.block_games,
+            sums: BlockSums::default(),
+        }
+    }
+
+    /// Plays and counts the games `games`, which follow those counted so far.
+    fn play(&mut self, chunk: &Chunk<'_>, games: Range<u64>) {
+        let variant = chunk.variant;
+        let rules = &variant.rules;
+        // A followed game plays through the reference loop with an observer, or, where two
+        // seats without hands need the cards alone (their times come from the record),
+        // through the two-seat loop, which traces the cards; the others through the fastest
+        // loop. The hand is read from the deal afterwards.
+        let follow = variant.decides.position;
+        let (engine, watch, trace) = (&mut self.engine, &mut self.watch, &mut self.trace);
+        for g in games {
+            if g / chunk.block_games != self.block {
+                self.aggregate.seal(self.block, &self.sums);
+                (self.block, self.sums) = (g / chunk.block_games, BlockSums::default());
+            }
+            let id = GameSeed::new(chunk.seed, variant.seed_id, g);
+            let followed = follow.follows(g);
+            let record = match (&variant.deal, followed) {
+                (Some(deal), false) => engine.play_deal(deal, id),
+                (Some(deal), true) => engine.play_deal_observed(deal, id, watch),
+                (None, false) => engine.play(id),
+                (None, true) if self.traced => {
+                    let record = engine.play_traced(id, trace);
+                    watch.follow_trace(trace);
+                    record
+                }
+                (None, true) => engine.play_observed(id, watch),
+            };
+            self.aggregate.add(g, &record);
+            let watched = followed.then_some(&*watch);
+            match &variant.deal {
+                Some(deal) => {
+                    let seat0 = (&deal.stacks()[0][..], 1);
+                    self.aggregate.decides.add(rules, seat0, &record, watched);
+                }
+                None => {
+                    let dealt = (engine.dealt(), rules.players());
+                    self.aggregate.decides.add(rules, dealt, &record, watched);
+                }
+            }
+            self.sums.add(&record);
+            if chunk.rows {
+                self.out.push(GameRow { game: g, record });
+            }
+        }
+    }
+
+    /// The counts and rows of the games played, the last block's sums sealed (a block cut
+    /// between two ranges is sealed by each, and their sums add up in the merge).
+    fn finish(mut self) -> (Aggregate, Vec<GameRow>) {
+        self.aggregate.seal(self.block, &self.sums);
+        (self.aggregate, self.out)
+    }
 }
 
 /// Runs the plan; returns the first error of the sink (after the chunks in flight finish).
@@ -332,4 +436,45 @@ pub fn run<G: Game, S: Sink<G>>(plan: &Plan<'_, G>, sink: &mut S) -> Result<(), 
         }
     }
     failure.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use warlab_experiment::Experiment;
+
+    /// A chunk cut into parts wherever it may be (after every piece, into halves that do not
+    /// fall on the running counts' blocks) gives the counts and rows of one played straight
+    /// through: games followed battle by battle or not, hands, loops.
+    #[test]
+    fn a_chunk_cut_into_parts_plays_as_one() {
+        let text = "name = \"cut\"\ngames = 3000\nseed = 9\n[decides]\nposition = 700\n\
+                    [[variant]]\nname = \"classic\"\n\
+                    [[variant]]\nname = \"hands\"\nhand = 3\n\
+                    [[variant]]\nname = \"loops\"\npickup = \"seat\"\nwar_down = 1\n";
+        let exp = Experiment::parse(Path::new("cut.toml"), text).unwrap_or_else(|e| panic!("{e}"));
+        for variant in &exp.variants {
+            let play = |split_after| {
+                let chunk = Chunk {
+                    variant,
+                    seed: 9,
+                    rows: true,
+                    block_games: running_block(3000),
+                    split_after,
+                };
+                play_range(&chunk, 0..3000)
+            };
+            let (whole, rows) = play(Duration::MAX);
+            let (cut, cut_rows) = play(Duration::ZERO);
+            assert_eq!(cut, whole, "{}", variant.name);
+            assert_eq!(cut_rows, rows, "{}", variant.name);
+            assert_eq!(whole.games, 3000);
+            assert!(
+                whole.blocks.len() > 100,
+                "{}: blocks of 16 games",
+                variant.name
+            );
+        }
+    }
 }
