@@ -178,9 +178,10 @@ fn jobs<'p, G: Game>(
 /// (which sets the blocks of the running counts).
 ///
 /// The games go in pieces of [`PIECE`]. Where the games played so far say that the rest of
-/// the range would take more than [`SPLIT_AFTER`], the rest is cut in two halves that an
-/// idle worker of the pool may take over (`rayon::join`; otherwise this thread plays both),
-/// each half going on the same way. A chunk of slow games (4,096 games of 70,000 battles
+/// the range (at least two pieces) would take [`SPLIT_AFTER`] or more, the rest is cut in two
+/// halves that an idle worker of the pool may take over (`rayon::join`; otherwise this thread
+/// plays both), each half going on the same way. (Called outside a pool, the halves go to
+/// rayon's global pool.) A chunk of slow games (4,096 games of 70,000 battles
 /// with hands of three take seconds) would otherwise hold a run's end on one core while the
 /// others wait. The halves' counts are merged exactly and their rows laid in game order:
 /// the result is the same whichever thread played which game.
@@ -195,7 +196,7 @@ pub fn play_chunk(
         games.is_empty() || (games.end - 1) / CHUNK == games.start / CHUNK,
         "a chunk is within one chunk's games"
     );
-    let chunk = Chunk {
+    let chunk = Setup {
         variant,
         seed,
         rows,
@@ -213,8 +214,8 @@ const PIECE: u64 = 256;
 /// empty counts made, the counts merged: well under a millisecond).
 const SPLIT_AFTER: Duration = Duration::from_millis(20);
 
-/// What every range of a chunk plays with.
-struct Chunk<'a> {
+/// What every part of a chunk plays with.
+struct Setup<'a> {
     variant: &'a Variant,
     seed: u64,
     rows: bool,
@@ -225,7 +226,7 @@ struct Chunk<'a> {
 
 /// Plays the games `games` of a chunk, piece by piece, cutting the rest in two where it is
 /// worth it ([`play_chunk`]).
-fn play_range(chunk: &Chunk<'_>, games: Range<u64>) -> (Aggregate, Vec<GameRow>) {
+fn play_range(chunk: &Setup<'_>, games: Range<u64>) -> (Aggregate, Vec<GameRow>) {
     let mut part = Part::new(chunk, &games);
     let started = Instant::now();
     let mut g = games.start;
@@ -239,11 +240,12 @@ fn play_range(chunk: &Chunk<'_>, games: Range<u64>) -> (Aggregate, Vec<GameRow>)
             (started.elapsed() / done).saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
         if left >= 2 * PIECE && rest >= chunk.split_after {
             let mid = g + left / 2;
+            // (Finished first: its engine is not kept while the halves play.)
+            let (mut aggregate, mut out) = part.finish();
             let ((a, rows_a), (b, rows_b)) = rayon::join(
                 || play_range(chunk, g..mid),
                 || play_range(chunk, mid..games.end),
             );
-            let (mut aggregate, mut out) = part.finish();
             aggregate.merge(&a);
             aggregate.merge(&b);
             out.extend(rows_a);
@@ -269,7 +271,7 @@ struct Part {
 }
 
 impl Part {
-    fn new(chunk: &Chunk<'_>, games: &Range<u64>) -> Part {
+    fn new(chunk: &Setup<'_>, games: &Range<u64>) -> Part {
         let variant = chunk.variant;
         let rules = &variant.rules;
         let engine = Engine::new(rules);
@@ -308,7 +310,7 @@ impl Part {
     }
 
     /// Plays and counts the games `games`, which follow those counted so far.
-    fn play(&mut self, chunk: &Chunk<'_>, games: Range<u64>) {
+    fn play(&mut self, chunk: &Setup<'_>, games: Range<u64>) {
         let variant = chunk.variant;
         let rules = &variant.rules;
         // A followed game plays through the reference loop with an observer, or, where two
@@ -456,7 +458,7 @@ mod tests {
         let exp = Experiment::parse(Path::new("cut.toml"), text).unwrap_or_else(|e| panic!("{e}"));
         for variant in &exp.variants {
             let play = |split_after| {
-                let chunk = Chunk {
+                let chunk = Setup {
                     variant,
                     seed: 9,
                     rows: true,
@@ -475,6 +477,18 @@ mod tests {
                 "{}: blocks of 16 games",
                 variant.name
             );
+            let position = whole.decides.position.as_ref().expect("followed games");
+            assert!(position.followed > 0, "{}", variant.name);
         }
+        // (Games that loop are among the counts compared.)
+        let chunk = Setup {
+            variant: &exp.variants[2],
+            seed: 9,
+            rows: false,
+            block_games: running_block(3000),
+            split_after: Duration::ZERO,
+        };
+        let (cut, _) = play_range(&chunk, 0..3000);
+        assert!(!cut.cycle_examples.is_empty(), "games that loop");
     }
 }

@@ -381,7 +381,9 @@ fn coarsen(blocks: &mut BTreeMap<u64, [u64; 3]>, from: u64, to: u64) {
 fn add_block(blocks: &mut BTreeMap<u64, [u64; 3]>, b: u64, sums: &[u64; 3]) {
     let m = blocks.entry(b).or_default();
     for (m, t) in m.iter_mut().zip(sums) {
-        *m += t;
+        // (A block's games are counted in parts, whose sums add up here: as `BlockSums::add`
+        // checks each part's, the sum is checked too.)
+        *m = m.checked_add(*t).expect("a block's sums fit in 64 bits");
     }
 }
 
@@ -436,7 +438,8 @@ impl Aggregate {
     }
 
     /// Records `sums`, the games of block `block` (of `block_games` games), as its running
-    /// counts: call it once per block, on the aggregate that counted its games.
+    /// counts: call it once per block, on the aggregate that counted its games (or once on
+    /// each aggregate that counted a part of them: their sums add up when they merge).
     pub fn seal(&mut self, block: u64, sums: &BlockSums) {
         let put = |blocks: &mut BTreeMap<u64, [u64; 3]>, s: [u64; 3]| {
             if s[0] > 0 {
