@@ -177,14 +177,14 @@ fn jobs<'p, G: Game>(
 /// Plays game indices `games` of `variant`, of an experiment of `total` games per variant
 /// (which sets the blocks of the running counts).
 ///
-/// The games go in pieces of [`PIECE`]. Where the games played so far say that the rest of
-/// the range (at least two pieces) would take [`SPLIT_AFTER`] or more, the rest is cut in two
-/// halves that an idle worker of the pool may take over (`rayon::join`; otherwise this thread
-/// plays both), each half going on the same way. (Called outside a pool, the halves go to
-/// rayon's global pool.) A chunk of slow games (4,096 games of 70,000 battles
-/// with hands of three take seconds) would otherwise hold a run's end on one core while the
-/// others wait. The halves' counts are merged exactly and their rows laid in game order:
-/// the result is the same whichever thread played which game.
+/// The games go in pieces of 256. Where the games played so far say that the rest of the
+/// range (at least two pieces) would take 20 ms or more, the rest is cut in two halves that
+/// an idle worker of the pool may take over (`rayon::join`; otherwise this thread plays
+/// both), each half going on the same way (called outside a pool, the halves go to rayon's
+/// global pool). A chunk of slow games (4,096 games of 70,000 battles with hands of three
+/// take seconds) would otherwise hold a run's end on one core while the others wait. The
+/// halves' counts are merged exactly and their rows laid in game order: the result is the
+/// same whichever thread played which game.
 pub fn play_chunk(
     variant: &Variant,
     seed: u64,
