@@ -306,7 +306,7 @@ fn bankroll(md: &mut String, dir: &Figures, m: &Manifest, rows: &[CasinoRow]) ->
         md,
         dir,
         "survival",
-        &Survival {
+        Survival {
             title: format!("{}: P(session longer than n hands)", m.experiment),
             unit: "hands".into(),
             series: rows
@@ -326,7 +326,7 @@ fn bankroll(md: &mut String, dir: &Figures, m: &Manifest, rows: &[CasinoRow]) ->
             md,
             dir,
             "boxes",
-            &Boxes {
+            Boxes {
                 title: format!("{}: hands per session, sorted by median", m.experiment),
                 unit: "hands".into(),
                 rows: boxes,
@@ -397,7 +397,7 @@ fn by_decks(md: &mut String, dir: &Figures, m: &Manifest, rows: &[CasinoRow]) ->
         md,
         dir,
         "edge-by-decks",
-        &AxisMeans {
+        AxisMeans {
             title: format!("{}: house edge against decks", m.experiment),
             axis: "decks in the shoe".into(),
             y_desc: "house edge %, 95 % CI".into(),
@@ -412,7 +412,7 @@ fn by_decks(md: &mut String, dir: &Figures, m: &Manifest, rows: &[CasinoRow]) ->
         md,
         dir,
         "target-by-decks",
-        &AxisMeans {
+        AxisMeans {
             title: format!("{}: P(reaching the target before ruin)", m.experiment),
             axis: "decks in the shoe".into(),
             y_desc: "% of sessions, 95 % Wilson CI".into(),

@@ -75,10 +75,8 @@ pub fn compare(
     }
     let name = format!("{}-vs-{}", ma.experiment, mb.experiment);
     into_place(reports_root, &name, |folder| {
-        let tmp = &Figures {
-            dir: folder,
-            look: opts.look(),
-        };
+        let figures = Figures::new(folder, opts.look());
+        let tmp = &figures;
         let mut md = String::new();
         let _ = writeln!(
             md,
@@ -120,7 +118,7 @@ pub fn compare(
             &mut md,
             tmp,
             "survival",
-            &Survival {
+            Survival {
                 title: format!(
                     "{} (A) against {} (B): P(game longer than n battles)",
                     ma.experiment, mb.experiment
@@ -132,7 +130,7 @@ pub fn compare(
              a curve with loops levels off (dashed) at the share of games that never end",
         )?;
         std::fs::write(folder.join("compare.md"), md)?;
-        Ok(())
+        figures.finish()
     })
 }
 

@@ -252,7 +252,7 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
             md,
             figs,
             "decides-aces",
-            &AxisMeans {
+            AxisMeans {
                 title: format!("{}: P(seat 0 wins) by its {top}s", exp.name),
                 axis: format!("{top}s dealt to seat 0"),
                 y_desc: "P(seat 0 wins), %, 95 % CI".into(),
@@ -367,7 +367,7 @@ fn hand(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         md,
         figs,
         "decides-values",
-        &AxisMeans {
+        AxisMeans {
             title: format!("{}: what one card of each value is worth", exp.name),
             axis,
             y_desc: "log-odds of seat 0 winning per card, 95 % CI".into(),
@@ -539,7 +539,7 @@ fn call_it_figure(md: &mut String, figs: &Figures, r: &Row, p: &PositionCounts) 
         md,
         figs,
         &format!("decides-call-it-{}", slug(&r.name)),
-        &AxisMeans {
+        AxisMeans {
             title: format!("{}: P(the leader wins) by its lead", r.name),
             axis: "lead in cards (seat against seat)".into(),
             y_desc: "P(the leader wins), %, 95 % CI".into(),
@@ -627,7 +627,7 @@ fn heat_map(md: &mut String, figs: &Figures, r: &Row, p: &PositionCounts) -> Res
         md,
         figs,
         &format!("decides-position-{}", slug(&r.name)),
-        &HeatMap {
+        HeatMap {
             title: format!("{}: P(seat 0 wins) by its cards after battle t", r.name),
             x_desc: "after battle t".into(),
             columns,
@@ -723,7 +723,7 @@ fn time(md: &mut String, figs: &Figures, exp: &Experiment, rows: &[&Row]) -> Res
         md,
         figs,
         "decides-minutes",
-        &Survival {
+        Survival {
             title: format!("{}: P(a game takes longer than n minutes)", exp.name),
             unit: "minutes".into(),
             series: curves,

@@ -241,7 +241,7 @@ fn figure(md: &mut String, figs: &Figures, exp: &Experiment, solved: &[Solved]) 
         md,
         figs,
         "exact",
-        &AxisMeans {
+        AxisMeans {
             title: format!("{}: exact and simulated mean length", exp.name),
             axis: "cards in play, n".into(),
             y_desc: "mean battles of ended games".into(),

@@ -3,8 +3,10 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use warlab_stats::{Hist, mean_estimate, wilson};
 
 use crate::plots;
@@ -47,25 +49,125 @@ pub(crate) fn slug(name: &str) -> String {
     format!("{safe}.{:016x}", warlab_experiment::fnv1a(name.as_bytes()))
 }
 
-/// Where a report's figures go and how they look.
+/// Where a report's figures go and how they look, and the threads that draw them.
 pub(crate) struct Figures<'a> {
     /// The report's folder.
     pub dir: &'a Path,
     /// Size and PNG density.
     pub look: Look,
+    drawer: Drawer,
 }
 
-/// Draws `plot` as `stem.png` and `stem.svg` and embeds it in the report.
+impl<'a> Figures<'a> {
+    /// The figures of a report in `dir`, drawn as `look` says.
+    pub(crate) fn new(dir: &'a Path, look: Look) -> Figures<'a> {
+        Figures {
+            dir,
+            look,
+            drawer: Drawer::start(),
+        }
+    }
+
+    /// Waits for every figure asked for: the first error of any.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        self.drawer.join()
+    }
+}
+
+/// Draws `plot` as `stem.png` and `stem.svg` (on one of the figures' threads: see [`Drawer`])
+/// and embeds it in the report.
 pub(crate) fn show(
     md: &mut String,
     figs: &Figures,
     stem: &str,
-    plot: &impl plots::Plot,
+    plot: impl plots::Plot + Send + 'static,
     caption: &str,
 ) -> Result<()> {
-    save(plot, figs.dir, stem, &figs.look)?;
+    let (dir, name, look) = (figs.dir.to_path_buf(), stem.to_string(), figs.look);
+    figs.drawer
+        .draw(Box::new(move || save(&plot, &dir, &name, &look)));
     figure(md, stem, caption);
     Ok(())
+}
+
+/// A figure to draw.
+type Job = Box<dyn FnOnce() -> Result<()> + Send>;
+
+/// The threads that draw a report's figures (as many as the machine has cores, at most 8)
+/// while its text goes on: drawing and encoding the PNGs was most of a report's time, on one
+/// core. A figure's files depend on its plot alone, so they are the same bytes whichever
+/// thread draws them, in whatever order.
+struct Drawer {
+    send: Option<mpsc::Sender<Job>>,
+    workers: Vec<JoinHandle<Result<()>>>,
+}
+
+impl Drawer {
+    fn start() -> Drawer {
+        let (send, receive) = mpsc::channel::<Job>();
+        let receive = Arc::new(Mutex::new(receive));
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let workers = (0..threads)
+            .map(|_| {
+                let receive = Arc::clone(&receive);
+                std::thread::spawn(move || {
+                    let mut first = Ok(());
+                    loop {
+                        // (The lock is let go before the figure is drawn.)
+                        let job = receive
+                            .lock()
+                            .map_err(|_| anyhow!("a figure's thread failed"))?
+                            .recv();
+                        let Ok(job) = job else {
+                            return first;
+                        };
+                        let drawn = job();
+                        if first.is_ok() {
+                            first = drawn;
+                        }
+                    }
+                })
+            })
+            .collect();
+        Drawer {
+            send: Some(send),
+            workers,
+        }
+    }
+
+    /// Hands `job` to a thread (or, where none is left, draws it here).
+    fn draw(&self, job: Job) {
+        if let Some(send) = &self.send
+            && let Err(mpsc::SendError(job)) = send.send(job)
+        {
+            // Every thread has stopped: its error comes from `join`; this figure's, if any,
+            // is dropped with it.
+            let _ = job();
+        }
+    }
+
+    /// Waits for every figure: the first error of any.
+    fn join(&mut self) -> Result<()> {
+        drop(self.send.take());
+        let mut first = Ok(());
+        for worker in self.workers.drain(..) {
+            let done = worker
+                .join()
+                .unwrap_or_else(|_| Err(anyhow!("a figure's thread panicked")));
+            if first.is_ok() {
+                first = done;
+            }
+        }
+        first
+    }
+}
+
+impl Drop for Drawer {
+    /// A report that stops early (an error) still waits for the figures under way before its
+    /// folder goes.
+    fn drop(&mut self) {
+        let _ = self.join();
+    }
 }
 
 /// The figure, its caption and its SVG link. The image's alt text is the figure's short name
@@ -215,4 +317,64 @@ pub(crate) fn variants_table<'r>(
 /// `12.34 %`.
 pub(crate) fn share_text(k: u64, n: u64) -> String {
     format!("{:.2} %", 100.0 * k as f64 / n.max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plots::LengthHist;
+
+    fn hist(title: &str) -> LengthHist {
+        LengthHist {
+            title: title.into(),
+            unit: "battles".into(),
+            values: vec![(3, 2), (5, 7), (9, 1)],
+            mean: 5.4,
+            median: 5.0,
+            log_y: false,
+        }
+    }
+
+    /// Figures drawn on the drawer's threads are the files one drawn here gives, and a figure
+    /// that cannot be written is the report's error, named, once every figure is done.
+    #[test]
+    fn figures_drawn_on_threads_are_the_same_files_and_errors_come_back() {
+        let root = std::env::temp_dir().join(format!("warlab-figures-{}", std::process::id()));
+        let (threads, here) = (root.join("threads"), root.join("here"));
+        for d in [&threads, &here] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let look = Look::default();
+        let figures = Figures::new(&threads, look);
+        let mut md = String::new();
+        for i in 0..6 {
+            show(
+                &mut md,
+                &figures,
+                &format!("h{i}"),
+                hist(&format!("h{i}")),
+                "c",
+            )
+            .unwrap();
+        }
+        figures.finish().unwrap();
+        for i in 0..6 {
+            save(&hist(&format!("h{i}")), &here, &format!("h{i}"), &look).unwrap();
+            for ext in ["png", "svg"] {
+                let name = format!("h{i}.{ext}");
+                let a = std::fs::read(threads.join(&name)).unwrap();
+                assert_eq!(a, std::fs::read(here.join(&name)).unwrap(), "{name}");
+            }
+        }
+        assert_eq!(md.matches("![Figure").count(), 6);
+        let missing = root.join("no such folder");
+        let figures = Figures::new(&missing, look);
+        show(&mut md, &figures, "lost", hist("lost"), "c").unwrap();
+        let e = figures.finish().expect_err("a folder that is not there");
+        assert!(
+            format!("{e:#}").contains("drawing the figure lost"),
+            "{e:#}"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -173,11 +173,9 @@ fn build_casino(
         })
         .collect::<Result<Vec<_>>>()?;
     into_place(reports_root, &manifest.experiment, |tmp| {
-        let figs = Figures {
-            dir: tmp,
-            look: opts.over(&exp).look(),
-        };
-        casino::write_report(&figs, manifest, &rows)
+        let figs = Figures::new(tmp, opts.over(&exp).look());
+        casino::write_report(&figs, manifest, &rows)?;
+        figs.finish()
     })
 }
 

@@ -531,7 +531,7 @@ fn figure(
         md,
         figs,
         "published",
-        &Forest {
+        Forest {
             title: "Published figures and warlab's, in % of the published value".into(),
             x_desc: "difference from the published value, % (95 % intervals)".into(),
             rows,

@@ -37,10 +37,8 @@ pub(crate) fn write_report(
     exp: &warlab_experiment::Experiment,
     opts: &Options,
 ) -> Result<()> {
-    let dir = &Figures {
-        dir: folder,
-        look: opts.look(),
-    };
+    let figures = Figures::new(folder, opts.look());
+    let dir = &figures;
     let log_hist = opts.figures.log_hist.unwrap_or(false);
     let mut md = String::new();
     run_header(&mut md, m, "", "games", rows.len());
@@ -84,7 +82,7 @@ pub(crate) fn write_report(
         &mut md,
         dir,
         "survival",
-        &survival,
+        survival,
         "Kaplan–Meier survival curves P(length > n) of all variants, log y-axis: the tails \
          compared. A looping game never ends, so a curve with loops stops falling and levels \
          off (dashed) at the share of games that never end; a capped game is right-censored \
@@ -101,7 +99,7 @@ pub(crate) fn write_report(
             &mut md,
             dir,
             "boxes",
-            &Boxes {
+            Boxes {
                 title: format!(
                     "{}: length of ended games by variant, sorted by median",
                     m.experiment
@@ -143,7 +141,7 @@ pub(crate) fn write_report(
             &mut md,
             dir,
             &stem,
-            &LengthHist {
+            LengthHist {
                 title: format!("{}: {} (ended games)", m.experiment, r.name),
                 unit: "battles (a war counts as one)".into(),
                 values: h.iter().collect(),
@@ -161,7 +159,7 @@ pub(crate) fn write_report(
         )?;
     }
     std::fs::write(folder.join("report.md"), md)?;
-    Ok(())
+    figures.finish()
 }
 
 /// For captions: which variants had games that never ended, and how many (empty when none).
@@ -402,7 +400,7 @@ fn numeric_axes(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> R
                 md,
                 dir,
                 &stem,
-                &AxisMeans {
+                AxisMeans {
                     title: format!("{}: mean length against {axis}", m.experiment),
                     axis: axis.clone(),
                     y_desc: "mean battles of ended games, 95 % CI".into(),
@@ -428,7 +426,7 @@ fn numeric_axes(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> R
             md,
             dir,
             &stem,
-            &AxisMeans {
+            AxisMeans {
                 title: format!("{}: mean length against cards in play", m.experiment),
                 axis: "cards in play, n".into(),
                 y_desc: "mean battles of ended games, 95 % CI".into(),
@@ -478,7 +476,7 @@ fn numeric_axes(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> R
             md,
             dir,
             &format!("slopes-{}", slug(axis)),
-            &AxisMeans {
+            AxisMeans {
                 title: format!(
                     "{}: local exponent between neighbouring decks",
                     m.experiment
@@ -723,7 +721,7 @@ pub(crate) fn forest(
         md,
         dir,
         "forest",
-        &Forest {
+        Forest {
             title: title.to_string(),
             x_desc: "difference of mean battles of ended games, variant − baseline (95 % CI)"
                 .into(),
@@ -745,7 +743,7 @@ fn endings(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> Result
             md,
             dir,
             "endings",
-            &StackedShares {
+            StackedShares {
                 title: format!("{}: how games end", m.experiment),
                 parts: ends.iter().map(|e| e.name().to_string()).collect(),
                 rows: rows
@@ -871,7 +869,7 @@ fn cycles(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> Result<
             md,
             dir,
             &stem,
-            &TwoHists {
+            TwoHists {
                 title: format!("{}: loops of {}", m.experiment, r.name),
                 panels: [
                     (
@@ -979,7 +977,7 @@ fn parity(md: &mut String, dir: &Figures, rows: &[Row]) -> Result<()> {
             md,
             dir,
             &stem,
-            &Lines {
+            Lines {
                 title: format!("{}: even against odd lengths", r.name),
                 x_desc: "battles".into(),
                 y_desc: "share of ended games".into(),
@@ -1057,7 +1055,7 @@ fn running_means(md: &mut String, dir: &Figures, m: &Manifest, rows: &[Row]) -> 
             md,
             dir,
             "running-mean",
-            &Lines {
+            Lines {
                 title: format!("{}: running mean against games played", m.experiment),
                 x_desc: "games played".into(),
                 y_desc: "running mean − final mean, % of final".into(),
