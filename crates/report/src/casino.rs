@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Context, Result, anyhow};
 use statrs::distribution::{ContinuousCDF, Normal};
 use warlab_casino::exact::{Exact, hand_value};
 use warlab_casino::{CasinoOptions, CasinoRules, Decks, SessionEnd, Strategy};
@@ -106,7 +106,8 @@ pub(crate) fn write_report(dir: &Figures, m: &Manifest, rows: &[CasinoRow]) -> R
     tie_bet(&mut md, rows);
     exact_table(&mut md);
     bankroll(&mut md, dir, m, rows)?;
-    std::fs::write(dir.dir.join("report.md"), md)?;
+    let path = dir.dir.join("report.md");
+    std::fs::write(&path, md).with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use warlab_folders::{FolderLock, refused};
 use warlab_stats::files::Manifest;
 
@@ -129,8 +129,10 @@ pub fn compare(
             "Kaplan–Meier survival curves of each compared variant of both runs, log y-axis; \
              a curve with loops levels off (dashed) at the share of games that never end",
         )?;
-        std::fs::write(folder.join("compare.md"), md)?;
-        figures.finish()
+        // The figures' errors first: they name the figure.
+        figures.finish()?;
+        let path = folder.join("compare.md");
+        std::fs::write(&path, md).with_context(|| format!("writing {}", path.display()))
     })
 }
 

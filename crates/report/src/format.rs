@@ -1,6 +1,7 @@
 //! Formatting shared by both games' reports: numbers, intervals and p-values as text, the run
 //! header and the variants table, figure files and their names.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::{Arc, Mutex, mpsc};
@@ -68,14 +69,16 @@ impl<'a> Figures<'a> {
         }
     }
 
-    /// Waits for every figure asked for: the first error of any.
+    /// Waits for every figure asked for: an error of one that could not be drawn (where several
+    /// could not, the first a thread met).
     pub(crate) fn finish(mut self) -> Result<()> {
         self.drawer.join()
     }
 }
 
 /// Draws `plot` as `stem.png` and `stem.svg` (on one of the figures' threads: see [`Drawer`])
-/// and embeds it in the report.
+/// and embeds it in the report. A figure that cannot be drawn is the error of
+/// [`Figures::finish`], named.
 pub(crate) fn show(
     md: &mut String,
     figs: &Figures,
@@ -95,11 +98,14 @@ type Job = Box<dyn FnOnce() -> Result<()> + Send>;
 
 /// The threads that draw a report's figures (as many as the machine has cores, at most 8)
 /// while its text goes on: drawing and encoding the PNGs was most of a report's time, on one
-/// core. A figure's files depend on its plot alone, so they are the same bytes whichever
-/// thread draws them, in whatever order.
+/// core. A figure's files depend on its plot, look and name alone, so they are the same bytes
+/// whichever thread draws them, in whatever order. Where no thread can be started, figures are
+/// drawn in line, as before.
 struct Drawer {
     send: Option<mpsc::Sender<Job>>,
     workers: Vec<JoinHandle<Result<()>>>,
+    /// The first error of a figure drawn in line.
+    inline: RefCell<Result<()>>,
 }
 
 impl Drawer {
@@ -107,49 +113,62 @@ impl Drawer {
         let (send, receive) = mpsc::channel::<Job>();
         let receive = Arc::new(Mutex::new(receive));
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        let workers = (0..threads)
-            .map(|_| {
+        let workers: Vec<_> = (0..threads)
+            .map_while(|_| {
                 let receive = Arc::clone(&receive);
-                std::thread::spawn(move || {
-                    let mut first = Ok(());
-                    loop {
-                        // (The lock is let go before the figure is drawn.)
-                        let job = receive
-                            .lock()
-                            .map_err(|_| anyhow!("a figure's thread failed"))?
-                            .recv();
-                        let Ok(job) = job else {
-                            return first;
-                        };
-                        let drawn = job();
-                        if first.is_ok() {
-                            first = drawn;
+                let worker = std::thread::Builder::new().name("warlab-figure".into());
+                worker
+                    .spawn(move || {
+                        let mut first = Ok(());
+                        loop {
+                            // (The lock is let go before the figure is drawn.)
+                            let job = receive
+                                .lock()
+                                .map_err(|_| anyhow!("a figure's thread failed"))?
+                                .recv();
+                            let Ok(job) = job else {
+                                return first;
+                            };
+                            let drawn = job();
+                            if first.is_ok() {
+                                first = drawn;
+                            }
                         }
-                    }
-                })
+                    })
+                    .ok()
             })
             .collect();
         Drawer {
-            send: Some(send),
+            send: (!workers.is_empty()).then_some(send),
             workers,
+            inline: RefCell::new(Ok(())),
         }
     }
 
-    /// Hands `job` to a thread (or, where none is left, draws it here).
+    /// Hands `job` to a thread (where none could be started, or none is left, draws it here).
     fn draw(&self, job: Job) {
-        if let Some(send) = &self.send
-            && let Err(mpsc::SendError(job)) = send.send(job)
-        {
-            // Every thread has stopped: its error comes from `join`; this figure's, if any,
-            // is dropped with it.
-            let _ = job();
+        debug_assert!(
+            self.send.is_some() || self.workers.is_empty(),
+            "drawn after `join`"
+        );
+        let job = match &self.send {
+            Some(send) => match send.send(job) {
+                Ok(()) => return,
+                Err(mpsc::SendError(job)) => job,
+            },
+            None => job,
+        };
+        let drawn = job();
+        let mut inline = self.inline.borrow_mut();
+        if inline.is_ok() {
+            *inline = drawn;
         }
     }
 
     /// Waits for every figure: the first error of any.
     fn join(&mut self) -> Result<()> {
         drop(self.send.take());
-        let mut first = Ok(());
+        let mut first = self.inline.replace(Ok(()));
         for worker in self.workers.drain(..) {
             let done = worker
                 .join()
@@ -163,8 +182,8 @@ impl Drawer {
 }
 
 impl Drop for Drawer {
-    /// A report that stops early (an error) still waits for the figures under way before its
-    /// folder goes.
+    /// A report that stops early (an error) still waits for its figures, queued or under way,
+    /// before its folder goes.
     fn drop(&mut self) {
         let _ = self.join();
     }
@@ -339,7 +358,7 @@ mod tests {
     /// that cannot be written is the report's error, named, once every figure is done.
     #[test]
     fn figures_drawn_on_threads_are_the_same_files_and_errors_come_back() {
-        let root = std::env::temp_dir().join(format!("warlab-figures-{}", std::process::id()));
+        let root = warlab_scratch::scratch("format", "figures");
         let (threads, here) = (root.join("threads"), root.join("here"));
         for d in [&threads, &here] {
             std::fs::create_dir_all(d).unwrap();
@@ -375,6 +394,5 @@ mod tests {
             format!("{e:#}").contains("drawing the figure lost"),
             "{e:#}"
         );
-        std::fs::remove_dir_all(&root).unwrap();
     }
 }

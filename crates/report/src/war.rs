@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use warlab_engine::EndReason;
 use warlab_stats::aggregate::{NO_WINNER, end_index};
 use warlab_stats::compare::{
@@ -158,8 +158,10 @@ pub(crate) fn write_report(
             ),
         )?;
     }
-    std::fs::write(folder.join("report.md"), md)?;
-    figures.finish()
+    // The figures' errors first: they name the figure.
+    figures.finish()?;
+    let path = folder.join("report.md");
+    std::fs::write(&path, md).with_context(|| format!("writing {}", path.display()))
 }
 
 /// For captions: which variants had games that never ended, and how many (empty when none).
