@@ -129,10 +129,7 @@ impl Drawer {
                             let Ok(job) = job else {
                                 return first;
                             };
-                            let drawn = job();
-                            if first.is_ok() {
-                                first = drawn;
-                            }
+                            keep_first(&mut first, job());
                         }
                     })
                     .ok()
@@ -158,11 +155,7 @@ impl Drawer {
             },
             None => job,
         };
-        let drawn = job();
-        let mut inline = self.inline.borrow_mut();
-        if inline.is_ok() {
-            *inline = drawn;
-        }
+        keep_first(&mut self.inline.borrow_mut(), job());
     }
 
     /// Waits for every figure: the first error of any.
@@ -173,11 +166,16 @@ impl Drawer {
             let done = worker
                 .join()
                 .unwrap_or_else(|_| Err(anyhow!("a figure's thread panicked")));
-            if first.is_ok() {
-                first = done;
-            }
+            keep_first(&mut first, done);
         }
         first
+    }
+}
+
+/// `first`, unless it is `Ok` and `next` is an error: the first error of several.
+fn keep_first(first: &mut Result<()>, next: Result<()>) {
+    if first.is_ok() {
+        *first = next;
     }
 }
 

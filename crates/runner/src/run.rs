@@ -196,7 +196,7 @@ pub fn play_chunk(
         games.is_empty() || (games.end - 1) / CHUNK == games.start / CHUNK,
         "a chunk is within one chunk's games"
     );
-    let chunk = Setup {
+    let setup = Setup {
         variant,
         seed,
         rows,
@@ -204,7 +204,7 @@ pub fn play_chunk(
         block_games: running_block(variant.games.unwrap_or(total)),
         split_after: SPLIT_AFTER,
     };
-    play_range(&chunk, games)
+    play_range(&setup, games)
 }
 
 /// Games played before a range looks at whether its rest is worth cutting in two.
@@ -226,25 +226,25 @@ struct Setup<'a> {
 
 /// Plays the games `games` of a chunk, piece by piece, cutting the rest in two where it is
 /// worth it ([`play_chunk`]).
-fn play_range(chunk: &Setup<'_>, games: Range<u64>) -> (Aggregate, Vec<GameRow>) {
-    let mut part = Part::new(chunk, &games);
+fn play_range(setup: &Setup<'_>, games: Range<u64>) -> (Aggregate, Vec<GameRow>) {
+    let mut part = Part::new(setup, &games);
     let started = Instant::now();
     let mut g = games.start;
     while g < games.end {
         let to = (g + PIECE).min(games.end);
-        part.play(chunk, g..to);
+        part.play(setup, g..to);
         g = to;
         let left = games.end - g;
         let done = u32::try_from(g - games.start).unwrap_or(u32::MAX);
         let rest =
             (started.elapsed() / done).saturating_mul(u32::try_from(left).unwrap_or(u32::MAX));
-        if left >= 2 * PIECE && rest >= chunk.split_after {
+        if left >= 2 * PIECE && rest >= setup.split_after {
             let mid = g + left / 2;
             // (Finished first: its engine is not kept while the halves play.)
             let (mut aggregate, mut out) = part.finish();
             let ((a, rows_a), (b, rows_b)) = rayon::join(
-                || play_range(chunk, g..mid),
-                || play_range(chunk, mid..games.end),
+                || play_range(setup, g..mid),
+                || play_range(setup, mid..games.end),
             );
             aggregate.merge(&a);
             aggregate.merge(&b);
@@ -271,12 +271,12 @@ struct Part {
 }
 
 impl Part {
-    fn new(chunk: &Setup<'_>, games: &Range<u64>) -> Part {
-        let variant = chunk.variant;
+    fn new(setup: &Setup<'_>, games: &Range<u64>) -> Part {
+        let variant = setup.variant;
         let rules = &variant.rules;
         let engine = Engine::new(rules);
         let mut aggregate = Aggregate {
-            block_games: chunk.block_games,
+            block_games: setup.block_games,
             ..Aggregate::default()
         };
         let time = variant.decides.time;
@@ -292,7 +292,7 @@ impl Part {
         );
         // (`traces_fast`: two seats without hands or a prize.)
         let traced = engine.traces_fast() && Decides::time_from_record(rules);
-        let out = Vec::with_capacity(if chunk.rows {
+        let out = Vec::with_capacity(if setup.rows {
             (games.end - games.start) as usize
         } else {
             0
@@ -304,14 +304,14 @@ impl Part {
             watch: Watch::default(),
             trace: Vec::new(),
             traced,
-            block: games.start / chunk.block_games,
+            block: games.start / setup.block_games,
             sums: BlockSums::default(),
         }
     }
 
     /// Plays and counts the games `games`, which follow those counted so far.
-    fn play(&mut self, chunk: &Setup<'_>, games: Range<u64>) {
-        let variant = chunk.variant;
+    fn play(&mut self, setup: &Setup<'_>, games: Range<u64>) {
+        let variant = setup.variant;
         let rules = &variant.rules;
         // A followed game plays through the reference loop with an observer, or, where two
         // seats without hands need the cards alone (their times come from the record),
@@ -320,11 +320,11 @@ impl Part {
         let follow = variant.decides.position;
         let (engine, watch, trace) = (&mut self.engine, &mut self.watch, &mut self.trace);
         for g in games {
-            if g / chunk.block_games != self.block {
+            if g / setup.block_games != self.block {
                 self.aggregate.seal(self.block, &self.sums);
-                (self.block, self.sums) = (g / chunk.block_games, BlockSums::default());
+                (self.block, self.sums) = (g / setup.block_games, BlockSums::default());
             }
-            let id = GameSeed::new(chunk.seed, variant.seed_id, g);
+            let id = GameSeed::new(setup.seed, variant.seed_id, g);
             let followed = follow.follows(g);
             let record = match (&variant.deal, followed) {
                 (Some(deal), false) => engine.play_deal(deal, id),
@@ -350,7 +350,7 @@ impl Part {
                 }
             }
             self.sums.add(&record);
-            if chunk.rows {
+            if setup.rows {
                 self.out.push(GameRow { game: g, record });
             }
         }
@@ -458,14 +458,14 @@ mod tests {
         let exp = Experiment::parse(Path::new("cut.toml"), text).unwrap_or_else(|e| panic!("{e}"));
         for variant in &exp.variants {
             let play = |split_after| {
-                let chunk = Setup {
+                let setup = Setup {
                     variant,
                     seed: 9,
                     rows: true,
                     block_games: running_block(3000),
                     split_after,
                 };
-                play_range(&chunk, 0..3000)
+                play_range(&setup, 0..3000)
             };
             let (whole, rows) = play(Duration::MAX);
             let (cut, cut_rows) = play(Duration::ZERO);
@@ -481,14 +481,14 @@ mod tests {
             assert!(position.followed > 0, "{}", variant.name);
         }
         // (Games that loop are among the counts compared.)
-        let chunk = Setup {
+        let setup = Setup {
             variant: &exp.variants[2],
             seed: 9,
             rows: false,
             block_games: running_block(3000),
             split_after: Duration::ZERO,
         };
-        let (cut, _) = play_range(&chunk, 0..3000);
+        let (cut, _) = play_range(&setup, 0..3000);
         assert!(!cut.cycle_examples.is_empty(), "games that loop");
     }
 }
