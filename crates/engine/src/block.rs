@@ -37,7 +37,7 @@
 //! hands followed in a register (where loops are looked for, with Brent's compare of the
 //! stack lengths and hands after each battle), and the block's cards are then laid and packed
 //! behind everything the winners hold (on the table's rings, onto the won piles with two) at
-//! once.
+//! once; with a prize, four cards a battle laid as the prize block lays them.
 //!
 //! The stacks are linear stretches, not rings: a store of up to 64 bytes behind a tail never
 //! wraps. They slide forward as they are played and move back to the front when a head passes
@@ -230,11 +230,14 @@ pub(crate) struct HandRun {
 }
 
 /// What a block of hand battles ended with: the battles played (a tie included), the face-up
-/// cards of a tie that ended it, and the battles seat 1 won (bit `i` for battle `i`).
+/// cards (and with a prize the prizes) of a tie that ended it, and the battles seat 1 won (bit
+/// `i` for battle `i`).
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct HandBlock {
     pub(crate) played: usize,
     pub(crate) tie: Option<[u8; 2]>,
+    /// With a prize, the tie's prizes (seat 0's, seat 1's); zero without one.
+    pub(crate) prizes: [u8; 2],
     pub(crate) won1: u32,
 }
 
@@ -1046,24 +1049,27 @@ mod x86 {
     /// the first tie not grabbed, or with `CYCLES` up to the first battle before the block's last
     /// whose stack lengths and hands match the saved position's (`looks`: the block's last battle
     /// is the caller's to compare, as a seat may be out after it or an ending come; the caller
-    /// compares the tops too). Each battle's slots are picked in turn (seat 0's, seat 1's, drawn
-    /// with a random policy; then, with `SPEED`, seat 0's grab, a draw below `threshold`, which
-    /// makes the battle seat 0's, tie or not; then, under the shuffled pick-up, its bit), and the
-    /// hands followed in a register; the winners' cards are then laid and packed behind everything
-    /// they hold (onto their won piles with `TWO` piles: no card is drawn from an empty stack, as
-    /// each holds `k`), and the lead changes counted, for the whole block at once, as the one-card
-    /// block does.
+    /// compares the tops too). With a `PRIZE`, each stack's top card is the battle's prize and the
+    /// one under it refills the hand. Each battle's slots are picked in turn (seat 0's, seat 1's,
+    /// drawn with a random policy; then, with `SPEED`, seat 0's grab, a draw below `threshold`,
+    /// which makes the battle seat 0's, tie or not; then, under the shuffled pick-up, its bit, or
+    /// with a prize its 4-card shuffle's draws), and the hands followed in a register; the
+    /// winners' cards are then laid (with a prize as [`lay_prizes`] lays them, `layered` for
+    /// `played`) and packed behind everything they hold (onto their won piles with `TWO` piles:
+    /// no card is drawn from an empty stack, as each holds the block's cards), and the lead
+    /// changes counted, for the whole block at once, as the one-card and prize blocks do.
     ///
     /// # Safety
     /// The CPU must have what [`available`] asks for; `1 ≤ k ≤ 16`, each stack holds at least
-    /// `k` cards and its hand `hand ≤ 8` cards, `cap` is a power of two, both rings lie in
-    /// `buf`, and each holds its won pile behind its stack (none with one pile); the lead agrees
-    /// with what the seats hold (the margin is 0 or of the lead's sign).
+    /// `k` cards (`2k` with a prize) and its hand `hand ≤ 8` cards, `cap` is a power of two,
+    /// both rings lie in `buf`, and each holds its won pile behind its stack (none with one
+    /// pile); the lead agrees with what the seats hold (the margin is 0 or of the lead's sign).
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
     #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
     pub(crate) unsafe fn hand_battles<
         const PICK: u8,
+        const PRIZE: bool,
         const TWO: bool,
         const POLICY: u8,
         const HAND: usize,
@@ -1076,6 +1082,7 @@ mod x86 {
         hand: u32,
         k: usize,
         threshold: u64,
+        layered: bool,
         run: &mut HandRun,
         rng: &mut GameRng,
         looks: Option<HandLooks<'_>>,
@@ -1085,20 +1092,29 @@ mod x86 {
         // hand's slots.)
         let hand = if HAND == 0 { hand } else { HAND as u32 };
         let mask = cap - 1;
+        // Cards a battle takes from each stack: with a prize, the prize and the refill.
+        let step = 1 + usize::from(PRIZE);
         debug_assert!((1..=16).contains(&k) && cap.is_power_of_two() && (1..=8).contains(&hand));
-        debug_assert!(run.lens.iter().all(|&l| l >= k));
+        debug_assert!(run.lens.iter().all(|&l| l >= step * k));
         debug_assert!(TWO || run.wons == [0, 0]);
         assert!(base.iter().all(|&b| b + cap <= buf.len()));
         let [h0, h1] = run.heads;
         // What each seat holds behind its head: its stack, and its won pile with two piles.
         let held = |run: &HandRun, p: usize| run.lens[p] + if TWO { run.wons[p] } else { 0 };
         let [mut w0, mut w1] = run.words;
+        // Each battle's face-up cards; with a prize, each seat's prize and face-up card as a
+        // 16-bit lane (the prize in its low byte), as the prize block lays them.
         let mut ups = [[0u8; 16]; 2];
+        let mut pairs = [[0u16; 16]; 2];
         let (mut coins, mut grabs) = (0u32, 0u32);
         let mut tie = None;
+        let mut prizes = [0u8; 2];
         let mut done = 0;
-        // The generator as a local copy for the block, written back once.
+        // The generator as a local copy for the block, written back once; with a prize its
+        // bit buffer too, for the battles' 4-card shuffles (`shuffle4_order`).
         let mut g = rng.clone();
+        let mut bits = if PRIZE { g.take_bits() } else { 0 };
+        let mut orders = [0u32; 16];
         // (Deterministic rules only: no draw, no grab.)
         debug_assert!(!CYCLES || POLICY != policy::RANDOM && PICK != pick::SHUFFLED && !SPEED);
         debug_assert_eq!(CYCLES, looks.is_some());
@@ -1106,19 +1122,19 @@ mod x86 {
         assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
         // Each stack's length after each battle, for Brent's compare.
         let [mut l0, mut l1] = run.lens;
-        // Each stack's next `k` cards, read in the loop by one indexed load: in place where
-        // they do not wrap around the ring (most blocks), else copied out first. (Worked out
-        // at every battle, each ring position cost the loop four more instructions.)
+        // Each stack's next `step · k` cards, read in the loop by one indexed load: in place
+        // where they do not wrap around the ring (most blocks), else copied out first. (Worked
+        // out at every battle, each ring position cost the loop four more instructions.)
         let from = buf.as_ptr();
-        let mut wrapped = [[0u8; 16]; 2];
+        let mut wrapped = [[0u8; 32]; 2];
         let mut tops = [from; 2];
         for p in 0..2 {
             let h = run.heads[p];
-            if h + 16 <= cap {
-                // SAFETY: `base[p] + h + 16 ≤ base[p] + cap ≤ buf.len()` (asserted).
+            if h + 16 * step <= cap {
+                // SAFETY: `base[p] + h + 16 step ≤ base[p] + cap ≤ buf.len()` (asserted).
                 tops[p] = unsafe { from.add(base[p] + h) };
             } else {
-                for (i, c) in wrapped[p][..k].iter_mut().enumerate() {
+                for (i, c) in wrapped[p][..step * k].iter_mut().enumerate() {
                     *c = buf[base[p] + ((h + i) & mask)];
                 }
                 tops[p] = wrapped[p].as_ptr();
@@ -1126,11 +1142,22 @@ mod x86 {
         }
         let [tops0, tops1] = tops;
         while done < k {
-            // SAFETY: `done < k ≤ 16`, and each of `tops` points at `k` readable cards (in
-            // the ring, asserted inside `buf`, or in `wrapped`), which nothing writes until
+            // SAFETY: `done < k ≤ 16`, and each of `tops` points at `step · k` readable cards
+            // (in the ring, asserted inside `buf`, or in `wrapped`), which nothing writes until
             // the loop ends.
+            let at = step * done;
+            // With a prize, each stack's top card is the prize and the one under it refills
+            // the hand.
+            let (prize0, prize1) = if PRIZE {
+                // SAFETY: as below, `at + 1 < step · k`.
+                unsafe { (*tops0.add(at), *tops1.add(at)) }
+            } else {
+                (0, 0)
+            };
+            let next = at + step - 1;
+            // SAFETY: `next < step · k`, as above.
             let (top0, top1) =
-                unsafe { (u64::from(*tops0.add(done)), u64::from(*tops1.add(done))) };
+                unsafe { (u64::from(*tops0.add(next)), u64::from(*tops1.add(next))) };
             // The policy's pick (or draw) for each seat in turn, then the card in that slot
             // is played and the slot refilled from the stack (`table::draw_up`).
             let (slot0, slot1) = if POLICY == policy::RANDOM {
@@ -1148,24 +1175,35 @@ mod x86 {
             let grabbed = SPEED && g.next_u64() < threshold;
             if up0 == up1 && !grabbed {
                 tie = Some([up0, up1]);
+                prizes = [prize0, prize1];
                 break;
             }
             grabs |= u32::from(grabbed) << done;
             if PICK == pick::SHUFFLED {
-                // The 2-card shuffle's one draw: the pair goes down the other way round.
-                coins |= u32::from(g.bit()) << done;
+                if PRIZE {
+                    // The 4-card shuffle's draws, as the table loop's `order_prize` makes them.
+                    orders[done] = g.shuffle4_order(&mut bits);
+                } else {
+                    // The 2-card shuffle's one draw: the pair goes down the other way round.
+                    coins |= u32::from(g.bit()) << done;
+                }
             }
-            ups[0][done] = up0;
-            ups[1][done] = up1;
+            if PRIZE {
+                pairs[0][done] = u16::from(prize0) | u16::from(up0) << 8;
+                pairs[1][done] = u16::from(prize1) | u16::from(up1) << 8;
+            } else {
+                ups[0][done] = up0;
+                ups[1][done] = up1;
+            }
             done += 1;
             if CYCLES && let Some(looks) = looks.as_mut() {
-                // Each stack gave a card; the winner's takes both under one pile (an ordered
-                // ranking, no grab: the higher card wins).
+                // Each stack gave a card (two with a prize); the winner's takes them all under
+                // one pile (an ordered ranking, no grab: the higher card wins).
                 let won1 = usize::from(up1 > up0);
                 (l0, l1) = if TWO {
-                    (l0 - 1, l1 - 1)
+                    (l0 - step, l1 - step)
                 } else {
-                    (l0 + 1 - 2 * won1, l1 - 1 + 2 * won1)
+                    (l0 + step - 2 * step * won1, l1 - step + 2 * step * won1)
                 };
                 if done < k {
                     let lens = l0 as u64 | (l1 as u64) << 16;
@@ -1179,73 +1217,136 @@ mod x86 {
                 }
             }
         }
+        if PRIZE {
+            g.put_bits(bits);
+        }
         *rng = g;
         run.words = [w0, w1];
         let mut won1 = 0;
         if done > 0 {
             let km = (1u32 << done) - 1;
-            // SAFETY: both arrays are sixteen bytes.
-            let (va, vb) = unsafe {
-                (
-                    _mm_loadu_si128(ups[0].as_ptr().cast()),
-                    _mm_loadu_si128(ups[1].as_ptr().cast()),
-                )
+            // SAFETY: each array is sixteen bytes, or sixteen 16-bit lanes.
+            let (va, vb, pa, pb) = unsafe {
+                if PRIZE {
+                    let pa = _mm256_loadu_si256(pairs[0].as_ptr().cast());
+                    let pb = _mm256_loadu_si256(pairs[1].as_ptr().cast());
+                    // The face-up cards, the lanes' high bytes.
+                    let up = |v| _mm256_cvtepi16_epi8(_mm256_srli_epi16::<8>(v));
+                    (up(pa), up(pb), pa, pb)
+                } else {
+                    let zero = _mm256_setzero_si256();
+                    (
+                        _mm_loadu_si128(ups[0].as_ptr().cast()),
+                        _mm_loadu_si128(ups[1].as_ptr().cast()),
+                        zero,
+                        zero,
+                    )
+                }
             };
             // Under an ordered ranking the winner's card is the higher one, but where seat 0
             // grabbed the battle.
             let higher1 = u32::from(_mm_cmpgt_epu8_mask(vb, va)) & km;
             won1 = higher1 & !grabs;
             let won0 = !won1 & km;
-            let swap = match PICK {
-                pick::SHUFFLED => coins,
-                pick::SEAT => 0,
-                pick::WINNER => won1,
-                pick::LOSER => won0,
-                // (Equal cards are the same byte: their order does not matter.)
-                pick::DESC => higher1,
-                _ => u32::from(_mm_cmpgt_epu8_mask(va, vb)) & km,
-            };
-            let pairs = laid_pairs(va, vb, swap);
-            for (p, won) in [won0, won1].into_iter().enumerate() {
-                let packed = _mm256_maskz_compress_epi16(won as u16, pairs);
-                let (head, len) = (run.heads[p], held(run, p));
-                let at = (head + len) & mask;
-                if at + 32 <= cap && len + 32 <= cap {
-                    // SAFETY: `at + 32 ≤ cap`, inside the ring; the bytes past the winnings
-                    // land where no card lies (`len + 32 ≤ cap`).
-                    unsafe {
-                        _mm256_storeu_si256(buf.as_mut_ptr().add(base[p] + at).cast(), packed)
-                    };
-                } else {
-                    let mut cards = [0u8; 32];
-                    // SAFETY: 32 bytes.
-                    unsafe { _mm256_storeu_si256(cards.as_mut_ptr().cast(), packed) };
-                    let n = 2 * won.count_ones() as usize;
-                    for (i, &c) in cards[..n].iter().enumerate() {
-                        buf[base[p] + ((head + len + i) & mask)] = c;
+            if PRIZE {
+                // Each battle's four cards laid as the prize block lays them, and packed
+                // behind what each seat holds: in place where 64 bytes fit in the ring past
+                // everything it holds, else through a copy.
+                let mut spill = [[0u8; 64]; 2];
+                let mut to = [spill[0].as_mut_ptr(), spill[1].as_mut_ptr()];
+                let mut fits = [false; 2];
+                for p in 0..2 {
+                    let (head, len) = (run.heads[p], held(run, p));
+                    let at = (head + len) & mask;
+                    if at + 64 <= cap && len + 64 <= cap {
+                        fits[p] = true;
+                        // SAFETY: `base[p] + at + 64 ≤ base[p] + cap ≤ buf.len()` (asserted).
+                        to[p] = unsafe { buf.as_mut_ptr().add(base[p] + at) };
+                    }
+                }
+                // SAFETY: each of `to` is 64 bytes of `spill`, or of the ring past every card
+                // its seat holds (`len + 64 ≤ cap`); `1 ≤ done ≤ 16`.
+                unsafe {
+                    lay_prizes::<PICK>(
+                        pa,
+                        pb,
+                        (won0, done as u32),
+                        &orders,
+                        layered,
+                        (to[0], to[1]),
+                    )
+                };
+                for (p, won) in [won0, won1].into_iter().enumerate() {
+                    if !fits[p] {
+                        let (head, len) = (run.heads[p], held(run, p));
+                        let n = 4 * won.count_ones() as usize;
+                        for (i, &c) in spill[p][..n].iter().enumerate() {
+                            buf[base[p] + ((head + len + i) & mask)] = c;
+                        }
+                    }
+                }
+            } else {
+                let swap = match PICK {
+                    pick::SHUFFLED => coins,
+                    pick::SEAT => 0,
+                    pick::WINNER => won1,
+                    pick::LOSER => won0,
+                    // (Equal cards are the same byte: their order does not matter.)
+                    pick::DESC => higher1,
+                    _ => u32::from(_mm_cmpgt_epu8_mask(va, vb)) & km,
+                };
+                let pairs = laid_pairs(va, vb, swap);
+                for (p, won) in [won0, won1].into_iter().enumerate() {
+                    let packed = _mm256_maskz_compress_epi16(won as u16, pairs);
+                    let (head, len) = (run.heads[p], held(run, p));
+                    let at = (head + len) & mask;
+                    if at + 32 <= cap && len + 32 <= cap {
+                        // SAFETY: `at + 32 ≤ cap`, inside the ring; the bytes past the winnings
+                        // land where no card lies (`len + 32 ≤ cap`).
+                        unsafe {
+                            _mm256_storeu_si256(buf.as_mut_ptr().add(base[p] + at).cast(), packed)
+                        };
+                    } else {
+                        let mut cards = [0u8; 32];
+                        // SAFETY: 32 bytes.
+                        unsafe { _mm256_storeu_si256(cards.as_mut_ptr().cast(), packed) };
+                        let n = 2 * won.count_ones() as usize;
+                        for (i, &c) in cards[..n].iter().enumerate() {
+                            buf[base[p] + ((head + len + i) & mask)] = c;
+                        }
                     }
                 }
             }
             let before = held(run, 0) as i64 - held(run, 1) as i64;
-            run.changes += block_changes::<0>(won0, km, before, run.lead);
+            run.changes += if PRIZE {
+                block_changes::<1>(won0, km, before, run.lead)
+            } else {
+                block_changes::<0>(won0, km, before, run.lead)
+            };
             let won = won0.count_ones() as usize;
-            let gains = [2 * won, 2 * (done - won)];
+            let gains = [2 * step * won, 2 * step * (done - won)];
             let [l0, l1] = run.lens;
+            let gave = step * done;
             if TWO {
-                run.lens = [l0 - done, l1 - done];
+                run.lens = [l0 - gave, l1 - gave];
                 run.wons = [run.wons[0] + gains[0], run.wons[1] + gains[1]];
             } else {
-                run.lens = [l0 + gains[0] - done, l1 + gains[1] - done];
+                run.lens = [l0 + gains[0] - gave, l1 + gains[1] - gave];
             }
             run.lead = lead_after(held(run, 0) as i64 - held(run, 1) as i64, won1, done as u32);
         }
         let played = done + usize::from(tie.is_some());
         if tie.is_some() {
-            // The tied battle's cards were played and the slots refilled.
-            run.lens = [run.lens[0] - 1, run.lens[1] - 1];
+            // The tied battle's cards were played (its prizes taken) and the slots refilled.
+            run.lens = [run.lens[0] - step, run.lens[1] - step];
         }
-        run.heads = [(h0 + played) & mask, (h1 + played) & mask];
-        HandBlock { played, tie, won1 }
+        run.heads = [(h0 + step * played) & mask, (h1 + step * played) & mask];
+        HandBlock {
+            played,
+            tie,
+            prizes,
+            won1,
+        }
     }
 
     /// Battle `i`'s two cards (seat 0's in byte `i` of `va`, seat 1's of `vb`) as 16-bit lane

@@ -984,6 +984,12 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             ("min_cards", "5"),
         ],
         &[("hand", "3"), ("pile", "two-pile"), ("battle_limit", "200")],
+        // With a prize: two cards a battle from each stack, four cards laid a battle.
+        &[("hand", "3"), ("prize", "true")],
+        &[("hand", "2"), ("prize", "true"), ("hand_policy", "lowest")],
+        &[("hand", "3"), ("prize", "true"), ("pile", "two-pile")],
+        &[("hand", "3"), ("prize", "true"), ("speed", "0.2")],
+        &[("hand", "3"), ("prize", "true"), ("target_cards", "40")],
     ] {
         let random = Rules::from_pairs(pairs.iter().copied()).unwrap();
         assert!(!random.detects_cycles(), "{random}");
@@ -1127,7 +1133,8 @@ fn loops_through_short_hands_are_found_as_the_general_loop_finds_them() {
 /// table loop compares the tops after a block that stopped where they match) and stop at the
 /// next look. Each deterministic policy, each pick-up order that draws nothing, one pile and
 /// two (turned over, or lost), full decks and small ones; for each, two seats with hands of 3,
-/// and hands of 1, 2 or 5 with two seats or three (whose last two play on at the table); one of
+/// hands of 1, 2 or 5 with two seats or three (whose last two play on at the table), and two
+/// seats with a prize and hands of 2, 3 or 5; one of
 /// the endings that count cards, `wars_to_win` or a small safety cap with some: the general
 /// loop's games, with the blocks and without (the same loop starts and periods); blocks that
 /// made the compare ran (replays' blocks, which make none, not counted), and many games
@@ -1155,13 +1162,15 @@ fn loops_through_two_seat_hand_blocks_are_found_as_the_general_loop_finds_them()
         for pickup in EVERY_PICKUP.into_iter().filter(|&p| p != "shuffled") {
             for (i, pile) in piles.into_iter().enumerate() {
                 for (j, (deck, target)) in decks.into_iter().enumerate() {
-                    for shape in 0..2 {
+                    for shape in 0..3 {
                         // (A few combinations a rule set, so that each option meets every other.)
-                        let (players, hand) = if shape == 0 {
-                            ("2", "3")
-                        } else {
-                            let players = if (i + j) % 3 == 2 { "3" } else { "2" };
-                            (players, ["1", "2", "5"][(i + 2 * j) % 3])
+                        let (players, hand) = match shape {
+                            0 => ("2", "3"),
+                            1 => {
+                                let players = if (i + j) % 3 == 2 { "3" } else { "2" };
+                                (players, ["1", "2", "5"][(i + 2 * j) % 3])
+                            }
+                            _ => ("2", ["2", "3", "5"][(i + j) % 3]),
                         };
                         let extra: &[(&str, &str)] = match (i + 2 * j + shape) % 5 {
                             0 => &[],
@@ -1179,6 +1188,9 @@ fn loops_through_two_seat_hand_blocks_are_found_as_the_general_loop_finds_them()
                         pairs.extend_from_slice(pile);
                         pairs.extend_from_slice(deck);
                         pairs.extend_from_slice(extra);
+                        if shape == 2 {
+                            pairs.push(("prize", "true"));
+                        }
                         let rules = Rules::from_pairs(pairs).unwrap();
                         assert!(rules.detects_cycles(), "{rules}");
                         let games: Vec<GameSeed> =
@@ -1201,7 +1213,7 @@ fn loops_through_two_seat_hand_blocks_are_found_as_the_general_loop_finds_them()
         "rule sets compared: {compared}; games looped {looped}; vector blocks with Brent's \
          compare {blocks}"
     );
-    assert!(compared == 324 && looped > 300, "{compared} {looped}");
+    assert!(compared == 486 && looped > 300, "{compared} {looped}");
     assert!(!vectors || blocks > 10_000, "{blocks} blocks");
 }
 

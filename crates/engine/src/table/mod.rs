@@ -681,15 +681,22 @@ impl Shape {
     }
 
     /// The battles a block may play from the `battles`-th on, the first `M` lanes of `counts`
-    /// the seats' cards outside their hands (each moving by one a battle), so that only its
-    /// last battle can be one after which [`may_end`](Self::may_end) holds.
+    /// the seats' cards outside their hands (each moving by `step` a battle: 2 with a prize),
+    /// so that only its last battle can be one after which [`may_end`](Self::may_end) holds.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn room<const M: usize>(&self, counts: u64, battles: u64) -> usize {
+    fn room<const M: usize>(&self, counts: u64, battles: u64, step: usize) -> usize {
+        let step = step as u64;
         let room = (0..M).fold(self.limit.saturating_sub(battles), |room, i| {
             let c = (counts >> (16 * i)) & LANE as u64;
-            room.min((c + 1).saturating_sub(self.lo))
-                .min(self.hi.saturating_sub(c))
+            // Battle `j` (from 0) leaves `c ± step (j + 1)`: the first `room` battles but the
+            // last leave it within `lo .. hi`.
+            let down = if c < self.lo {
+                0
+            } else {
+                (c - self.lo) / step + 1
+            };
+            room.min(down).min(self.hi.saturating_sub(c).div_ceil(step))
         });
         room.min(usize::MAX as u64) as usize
     }
