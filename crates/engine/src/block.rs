@@ -1253,7 +1253,11 @@ mod x86 {
                 // behind what each seat holds: in place where 64 bytes fit in the ring past
                 // everything it holds, else through a copy.
                 let mut spill = [[0u8; 64]; 2];
-                let mut to = [spill[0].as_mut_ptr(), spill[1].as_mut_ptr()];
+                // (One pointer into each array, taken once: the two places are written through
+                // them.)
+                let [s0, s1] = &mut spill;
+                let mut to = [s0.as_mut_ptr(), s1.as_mut_ptr()];
+                let ring = buf.as_mut_ptr();
                 let mut fits = [false; 2];
                 for p in 0..2 {
                     let (head, len) = (run.heads[p], held(run, p));
@@ -1261,7 +1265,7 @@ mod x86 {
                     if at + 64 <= cap && len + 64 <= cap {
                         fits[p] = true;
                         // SAFETY: `base[p] + at + 64 ≤ base[p] + cap ≤ buf.len()` (asserted).
-                        to[p] = unsafe { buf.as_mut_ptr().add(base[p] + at) };
+                        to[p] = unsafe { ring.add(base[p] + at) };
                     }
                 }
                 // SAFETY: each of `to` is 64 bytes of `spill`, or of the ring past every card
@@ -1430,11 +1434,13 @@ mod x86 {
     }
 
     /// The battles `0..k` (`1 ≤ k ≤ 16`) of a prize block, their cards (`va`, `vb`: each
-    /// stack's next 32 bytes, a prize and a card a battle) laid in the order `PICK` gives them
-    /// by byte shuffles, and each seat's winnings (seat 0 won the battles in `w0`) packed by one
-    /// compress and stored behind its cards (`to0`, `to1`). The orders are the two-seat loop's
-    /// ([`duo::quad`]): under the shuffled pick-up the `orders` the battles' shuffles drew
-    /// ([`prize_draws`]); the winner's pair or the loser's first, by the winner mask
+    /// seat's prize and face-up card a battle, 16 bits a battle: in the prize block its stack's
+    /// next 32 bytes, in [`hand_battles`] the prize and the card picked from the hand) laid in
+    /// the order `PICK` gives them by byte shuffles, and each seat's winnings (seat 0 won the
+    /// battles in `w0`) packed by one compress and stored behind its cards (`to0`, `to1`). The
+    /// orders are the two-seat loop's ([`duo::quad`]): under the shuffled pick-up the `orders`
+    /// the battles' shuffles drew ([`prize_draws`], or `hand_battles` battle by battle); the
+    /// winner's pair or the loser's first, by the winner mask
     /// (`layered`: `played`, the prizes before the cards); the cards sorted by a sorting
     /// network of five compare-exchanges, all sixteen battles at once.
     ///

@@ -990,6 +990,7 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         &[("hand", "3"), ("prize", "true"), ("pile", "two-pile")],
         &[("hand", "3"), ("prize", "true"), ("speed", "0.2")],
         &[("hand", "3"), ("prize", "true"), ("target_cards", "40")],
+        &[("hand", "3"), ("prize", "true"), ("pickup", "played")],
     ] {
         let random = Rules::from_pairs(pairs.iter().copied()).unwrap();
         assert!(!random.detects_cycles(), "{random}");

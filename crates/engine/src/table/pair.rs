@@ -66,9 +66,9 @@ pub(super) fn pair_hands<
     } else {
         [policy_of(POLICY); 2]
     };
-    // Both seats on one policy under an ordered ranking, without a prize (under `speed`, seat 0's
-    // grabs drawn in the block; where loops are looked for, Brent's compare made in it): blocks of
-    // battles with the block loop's vector code, where the CPU has it. (Two piles run with the
+    // Both seats on one policy under an ordered ranking, with a prize or without (under `speed`,
+    // seat 0's grabs drawn in the block; where loops are looked for, Brent's compare made in it):
+    // blocks of battles with the block loop's vector code, where the CPU has it. (Two piles run with the
     // policies read per run, `MIXED`; with one, `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
@@ -254,11 +254,11 @@ pub(super) fn pair_hands<
                         lead,
                         changes,
                     };
-                    // SAFETY: `blocks` says the CPU has the vector code; `2 ≤ k ≤ 16` and both
-                    // stacks hold `k` cards (`2k` with a prize); `cap` is a power of two (the seats' stretches are)
-                    // and both stretches lie in the buffer (asserted), each ring holding its won
-                    // pile (if any) right behind its stack; hands of `hand ≤ 8` cards; the lead
-                    // agrees.
+                    // SAFETY: `blocks` says the CPU has the vector code; `least ≤ k ≤ 16` and
+                    // both stacks hold `k` cards (`2k` with a prize); `cap` is a power of two
+                    // (the seats' stretches are) and both stretches lie in the buffer
+                    // (asserted), each ring holding its won pile (if any) right behind its
+                    // stack; hands of `hand ≤ 8` cards; the lead agrees.
                     let b = unsafe {
                         // (Under `speed` with seat 0's grab compiled in: a test for it in the
                         // block measured 4 % on hands without speed.)
