@@ -229,15 +229,13 @@ pub(crate) struct HandRun {
     pub(crate) changes: u64,
 }
 
-/// What a block of hand battles ended with: the battles played (a tie included), the face-up
-/// cards (and with a prize the prizes) of a tie that ended it, and the battles seat 1 won (bit
-/// `i` for battle `i`).
+/// What a block of hand battles ended with: the battles played (a tie included), the cards of
+/// a tie that ended it (seat 0's and seat 1's face-up cards, then, with a prize, their prizes;
+/// zero without one), and the battles seat 1 won (bit `i` for battle `i`).
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct HandBlock {
     pub(crate) played: usize,
-    pub(crate) tie: Option<[u8; 2]>,
-    /// With a prize, the tie's prizes (seat 0's, seat 1's); zero without one.
-    pub(crate) prizes: [u8; 2],
+    pub(crate) tie: Option<[u8; 4]>,
     pub(crate) won1: u32,
 }
 
@@ -1108,7 +1106,6 @@ mod x86 {
         let mut pairs = [[0u16; 16]; 2];
         let (mut coins, mut grabs) = (0u32, 0u32);
         let mut tie = None;
-        let mut prizes = [0u8; 2];
         let mut done = 0;
         // The generator as a local copy for the block, written back once; with a prize its
         // bit buffer too, for the battles' 4-card shuffles (`shuffle4_order`).
@@ -1174,8 +1171,7 @@ mod x86 {
             // Seat 0's grab under `speed`, drawn after the picks: its battle, tie or not.
             let grabbed = SPEED && g.next_u64() < threshold;
             if up0 == up1 && !grabbed {
-                tie = Some([up0, up1]);
-                prizes = [prize0, prize1];
+                tie = Some([up0, up1, prize0, prize1]);
                 break;
             }
             grabs |= u32::from(grabbed) << done;
@@ -1345,12 +1341,7 @@ mod x86 {
             run.lens = [run.lens[0] - step, run.lens[1] - step];
         }
         run.heads = [(h0 + step * played) & mask, (h1 + step * played) & mask];
-        HandBlock {
-            played,
-            tie,
-            prizes,
-            won1,
-        }
+        HandBlock { played, tie, won1 }
     }
 
     /// Battle `i`'s two cards (seat 0's in byte `i` of `va`, seat 1's of `vb`) as 16-bit lane

@@ -37,10 +37,9 @@ use crate::state::MAX_PLAYERS;
 /// first after which an ending that counts cards may have come, [`Shape::room`], nor past the
 /// next look; where loops are looked for, a block makes Brent's compare after each of its battles
 /// but the last, which is compared here, with the tops, and stops after one that may match) go to
-/// the block loop's
-/// [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the leader agrees with
-/// what the seats hold (a leader that is out of the game, or no leader while they hold different
-/// counts, is first settled by a battle here).
+/// the block loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the
+/// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
+/// they hold different counts, is first settled by a battle here).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn pair_hands<
@@ -68,8 +67,8 @@ pub(super) fn pair_hands<
     };
     // Both seats on one policy under an ordered ranking, with a prize or without (under `speed`,
     // seat 0's grabs drawn in the block; where loops are looked for, Brent's compare made in it):
-    // blocks of battles with the block loop's vector code, where the CPU has it. (Two piles run with the
-    // policies read per run, `MIXED`; with one, `MIXED` means two policies.)
+    // blocks of battles with the block loop's vector code, where the CPU has it. (Two piles run
+    // with the policies read per run, `MIXED`; with one, `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
     let mut vector_blocks = 0u64;
     #[cfg(target_arch = "x86_64")]
@@ -348,7 +347,7 @@ pub(super) fn pair_hands<
                         look!();
                         continue;
                     }
-                    b.tie.map(|[up0, up1]| [up0, up1, b.prizes[0], b.prizes[1]])
+                    b.tie
                 } else {
                     None
                 }
