@@ -320,6 +320,13 @@ impl Engine {
         self.seats.looking_blocks()
     }
 
+    /// Those of [`Engine::hand_blocks`] whose battles were laid one by one in place (no
+    /// prize, one pile, no `speed`, no loop looked for).
+    #[doc(hidden)]
+    pub fn in_place_hand_blocks(&self) -> u64 {
+        self.seats.in_place_blocks()
+    }
+
     /// Loop replays since this engine was made whose hint, from the trail of a byte per
     /// battle the specialised loops note, proved wrong (a check for the tests: right trails
     /// give none, and a wrong hint changes no record, only the replay's time).

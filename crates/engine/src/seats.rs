@@ -57,6 +57,7 @@ pub(crate) struct Seats {
     /// Those of them that made Brent's compare (loops looked for, or the check past the
     /// safety cap; not a replay's).
     looking_blocks: u64,
+    in_place_blocks: u64,
     /// Rounds of war the table loop's runs played on their lanes since these seats were made
     /// (a check for the tests that they run).
     lane_wars: u64,
@@ -97,6 +98,7 @@ impl Seats {
             vectors: crate::block::available(),
             hand_blocks: 0,
             looking_blocks: 0,
+            in_place_blocks: 0,
             lane_wars: 0,
             bare_prizes: 0,
             shuffles: 0,
@@ -117,6 +119,11 @@ impl Seats {
     /// Those of [`Seats::hand_blocks`] that made Brent's compare.
     pub(crate) fn looking_blocks(&self) -> u64 {
         self.looking_blocks
+    }
+
+    /// Those of [`Seats::hand_blocks`] that laid their battles in place.
+    pub(crate) fn in_place_blocks(&self) -> u64 {
+        self.in_place_blocks
     }
 
     /// Rounds of war played on the table loop's lanes.
@@ -140,10 +147,11 @@ impl Seats {
     }
 
     /// Counts `n` more blocks of hand battles played with the vector code, `looking` where
-    /// they made Brent's compare.
+    /// they made Brent's compare, `in_place` of them laid in place.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn count_hand_blocks(&mut self, n: u64, looking: bool) {
+    pub(crate) fn count_hand_blocks(&mut self, n: u64, in_place: u64, looking: bool) {
         self.hand_blocks += n;
+        self.in_place_blocks += in_place;
         self.looking_blocks += if looking { n } else { 0 };
     }
 

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use warlab_engine::{
-    Deal, EndReason, Engine, GameRecord, GameSeed, HotLoop, Observer, OnEmpty, Rules,
+    Deal, EndReason, Engine, GameRecord, GameSeed, HotLoop, Observer, OnEmpty, Pile, Rules,
     SAMPLE_VALUES, View,
 };
 
@@ -1000,6 +1000,16 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
         }
         let blocks = engine.hand_blocks();
         assert_eq!(blocks > 0, vectors, "{random}: {blocks}");
+        // Without a prize, two piles or speed, blocks laid in place (past the shorter stack)
+        // too; with one of them, none.
+        let o = random.options();
+        let plain = !o.prize && o.pile == Pile::Single && o.speed.is_none();
+        let in_place = engine.in_place_hand_blocks();
+        assert_eq!(
+            in_place > 0,
+            vectors && plain,
+            "{random}: {in_place} in place"
+        );
         engine.force_vectors(false);
         for g in 0..20 {
             engine.play(GameSeed::new(5, 2, g));

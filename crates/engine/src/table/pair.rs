@@ -39,7 +39,9 @@ use crate::state::MAX_PLAYERS;
 /// but the last, which is compared here, with the tops, and stops after one that may match) go to
 /// the block loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the
 /// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
-/// they hold different counts, is first settled by a battle here).
+/// they hold different counts, is first settled by a battle here). Without a prize, two piles,
+/// `speed` or loops looked for, a block laid in place may go past the shorter stack, up to the
+/// next look or the ending's bound (`reach`).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn pair_hands<
@@ -70,7 +72,7 @@ pub(super) fn pair_hands<
     // blocks of battles with the block loop's vector code, where the CPU has it. (Two piles run
     // with the policies read per run, `MIXED`; with one, `MIXED` means two policies.)
     #[cfg(target_arch = "x86_64")]
-    let mut vector_blocks = 0u64;
+    let (mut vector_blocks, mut in_place) = (0u64, 0u64);
     #[cfg(target_arch = "x86_64")]
     let blocks =
         (POLICY != policy::MIXED || TWO && policies[0] == policies[1]) && ORDERED && s.vectors();
@@ -209,16 +211,17 @@ pub(super) fn pair_hands<
                 // (No further than the next look: Brent's, or the cap. With a prize a battle
                 // takes two cards from each stack.)
                 let step = 1 + usize::from(PRIZE);
-                let k = (l0.min(l1) / step)
-                    .min(16)
-                    .min((look_at - battles) as usize);
+                let reach = (look_at - battles) as usize;
                 // (No further than the first battle after which an ending that counts cards
                 // may have come.)
-                let k = if shape.counted {
-                    k.min(shape.room::<2>(lens + wons, battles, step))
+                let reach = if shape.counted {
+                    reach.min(shape.room::<2>(lens + wons, battles, step))
                 } else {
-                    k
+                    reach
                 };
+                // (The vector block no further than the shorter stack: the block laid in place
+                // goes on to `reach`.)
+                let k = (l0.min(l1) / step).min(16).min(reach);
                 let (m0, m1) = if TWO {
                     (wons as usize & LANE, (wons >> 16) as usize & LANE)
                 } else {
@@ -303,6 +306,7 @@ pub(super) fn pair_hands<
                                     &mut hr,
                                     &mut g,
                                     $looks,
+                                    reach,
                                 )
                             };
                         }
@@ -333,6 +337,7 @@ pub(super) fn pair_hands<
                     };
                     battles += b.played as u64;
                     vector_blocks += 1;
+                    in_place += u64::from(b.in_place);
                     if b.tie.is_none() {
                         // (A seat with no stack left under two piles has its won pile to turn
                         // over, in the next battle. With a prize, a seat down to one card is
@@ -561,7 +566,7 @@ pub(super) fn pair_hands<
         lam = lam_at.wrapping_add(std::hint::black_box(battles) - ahead);
     }
     #[cfg(target_arch = "x86_64")]
-    s.count_hand_blocks(vector_blocks, shape.cycles);
+    s.count_hand_blocks(vector_blocks, in_place, shape.cycles);
     hands[..2].copy_from_slice(&words);
     *rng_out = g;
     run.heads = heads;
