@@ -256,6 +256,23 @@ pub(crate) struct HandLooks<'a> {
 }
 
 #[cfg(target_arch = "x86_64")]
+impl HandLooks<'_> {
+    /// Brent's compare after a block's battle `done` (counted from 1; not its last): the
+    /// replay's hint in the trail, then whether the stack lengths `lens` (lane 0's in the low
+    /// 16 bits) and the hands `words` may match the saved position's.
+    ///
+    /// # Safety
+    /// The trail holds `TRAIL` bytes.
+    #[inline(always)]
+    unsafe fn may_match(&mut self, done: usize, lens: u64, words: [u64; 2]) -> bool {
+        let at = (self.battles + done as u64) as usize % TRAIL;
+        // SAFETY: the index is below `TRAIL`, the trail's length (the caller's word).
+        unsafe { *self.trail.get_unchecked_mut(at) = lens as u8 };
+        (lens ^ self.tort) | (crate::table::fold_hands(words, self.kept) ^ self.key) == 0
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
 pub(crate) use x86::hand_battles;
 
 // The stretches hold a stack slid up to `SLIDE`, every card of the deck, and the widest store
@@ -1058,7 +1075,7 @@ mod x86 {
     /// `played`) and packed behind everything they hold (onto their won piles with `TWO` piles:
     /// no card is drawn from an empty stack, as each holds the block's cards), and the lead
     /// changes counted, for the whole block at once, as the one-card and prize blocks do.
-    /// Without a prize, a second pile, a grab or a loop looked for, a block may instead be
+    /// Without a prize, a second pile or a grab, a block may instead be
     /// [`hand_battles_in_place`]'s, which lays each battle's cards as it is won and plays up
     /// to `reach` battles (the caller's bound past the stacks': its next look, or an ending
     /// that counts cards).
@@ -1104,18 +1121,23 @@ mod x86 {
         debug_assert!(run.lens.iter().all(|&l| l >= step * k));
         debug_assert!(TWO || run.wons == [0, 0]);
         assert!(base.iter().all(|&b| b + cap <= buf.len()));
-        // Without a prize, a second pile, a grab or a loop looked for, and where both rings
-        // have room past their stacks, the battles are laid one by one instead, in place: such
-        // a block is not bounded by the shorter stack. (With a random policy only where that
-        // stack bounds this block below sixteen battles: the random picks' draws leave the
-        // laying less room, and `hand=3` ran 1.01× with every block laid in place, 0.99× so.)
-        if !PRIZE && !TWO && !SPEED && !CYCLES && (POLICY != policy::RANDOM || k < 16) {
+        // Without a prize, a second pile or a grab, and where both rings have room past their
+        // stacks, the battles are laid one by one instead, in place: such a block is not
+        // bounded by the shorter stack. (With a random policy only where that stack bounds
+        // this block below sixteen battles: the random picks' draws leave the laying less room,
+        // and `hand=3` ran 1.01× with every block laid in place, 0.99× so.)
+        if !PRIZE && !TWO && !SPEED && (POLICY != policy::RANDOM || k < 16) {
             let reach = reach.min(IN_PLACE);
             if (0..2).all(|p| run.heads[p] + run.lens[p] + 2 * reach + 2 <= cap) {
+                debug_assert_eq!(CYCLES, looks.is_some());
+                let looks = looks.filter(|_| CYCLES);
+                assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
                 // SAFETY: the CPU has what this function asks for (the caller's word), and
                 // both rings have the room just checked inside `buf` (asserted).
                 return unsafe {
-                    hand_battles_in_place::<PICK, POLICY, HAND>(buf, base, hand, reach, run, rng)
+                    hand_battles_in_place::<PICK, POLICY, HAND, CYCLES>(
+                        buf, base, hand, reach, run, rng, looks,
+                    )
                 };
             }
         }
@@ -1213,15 +1235,10 @@ mod x86 {
                 } else {
                     (l0 + step - 2 * step * won1, l1 - step + 2 * step * won1)
                 };
-                if done < k {
-                    let lens = l0 as u64 | (l1 as u64) << 16;
-                    let at = (looks.battles + done as u64) as usize % TRAIL;
-                    // SAFETY: the index is below `TRAIL`, the trail's length (asserted).
-                    unsafe { *looks.trail.get_unchecked_mut(at) = lens as u8 };
-                    let key = crate::table::fold_hands([w0, w1], looks.kept);
-                    if (lens ^ looks.tort) | (key ^ looks.key) == 0 {
-                        break;
-                    }
+                let lens = l0 as u64 | (l1 as u64) << 16;
+                // SAFETY: the trail holds `TRAIL` bytes (asserted).
+                if done < k && unsafe { looks.may_match(done, lens, [w0, w1]) } {
+                    break;
                 }
             }
         }
@@ -1389,8 +1406,9 @@ mod x86 {
     /// The most battles [`hand_battles_in_place`] plays in one call (one bit each of a word).
     const IN_PLACE: usize = 64;
 
-    /// [`hand_battles`] without a prize, a second pile, a grab or a loop looked for (`reach`:
-    /// at most that many battles, `1 ≤ reach ≤ IN_PLACE`), each battle's two cards laid under
+    /// [`hand_battles`] without a prize, a second pile or a grab (`reach`: at most that many
+    /// battles, `1 ≤ reach ≤ IN_PLACE`; with `CYCLES`, Brent's compare after each battle as
+    /// `hand_battles` makes it, `looks`), each battle's two cards laid under
     /// the winner's stack as it is won, in the ring, where the vector block lays a block's
     /// cards at its end. So a stack may come to play a card it won in the same block, and the
     /// block runs to its first tie (one battle in about 17.5 under `hand=3`), `reach`, or a
@@ -1406,13 +1424,20 @@ mod x86 {
     /// lies in `buf`; the lead agrees with what the seats hold.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    unsafe fn hand_battles_in_place<const PICK: u8, const POLICY: u8, const HAND: usize>(
+    #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
+    unsafe fn hand_battles_in_place<
+        const PICK: u8,
+        const POLICY: u8,
+        const HAND: usize,
+        const CYCLES: bool,
+    >(
         buf: &mut [u8],
         base: [usize; 2],
         hand: u32,
         reach: usize,
         run: &mut HandRun,
         rng: &mut GameRng,
+        mut looks: Option<HandLooks<'_>>,
     ) -> HandBlock {
         debug_assert!((1..=IN_PLACE).contains(&reach) && run.lens.iter().all(|&l| l >= 1));
         let hand = if HAND == 0 { hand } else { HAND as u32 };
@@ -1467,6 +1492,18 @@ mod x86 {
             done += 1;
             if e0 == done || e1 == done {
                 break;
+            }
+            // Brent's compare after each battle but the block's last, as `hand_battles` makes
+            // it (the last, and one after which a stack is out, are the caller's).
+            if CYCLES
+                && done < reach
+                && let Some(looks) = looks.as_mut()
+            {
+                let lens = (e0 - done) as u64 | ((e1 - done) as u64) << 16;
+                // SAFETY: the trail holds `TRAIL` bytes (the caller asserted it).
+                if unsafe { looks.may_match(done, lens, [w0, w1]) } {
+                    break;
+                }
             }
         }
         *rng = g;

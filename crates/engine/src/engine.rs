@@ -321,7 +321,7 @@ impl Engine {
     }
 
     /// Those of [`Engine::hand_blocks`] whose battles were laid one by one in place (no
-    /// prize, one pile, no `speed`, no loop looked for).
+    /// prize, one pile, no `speed`).
     #[doc(hidden)]
     pub fn in_place_hand_blocks(&self) -> u64 {
         self.seats.in_place_blocks()

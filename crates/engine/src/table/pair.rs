@@ -39,9 +39,9 @@ use crate::state::MAX_PLAYERS;
 /// but the last, which is compared here, with the tops, and stops after one that may match) go to
 /// the block loop's [`hand_battles`](crate::block::hand_battles) on CPUs with AVX-512, while the
 /// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
-/// they hold different counts, is first settled by a battle here). Without a prize, two piles,
-/// `speed` or loops looked for, a block laid in place may go past the shorter stack, up to the
-/// next look or the ending's bound (`reach`).
+/// they hold different counts, is first settled by a battle here). Without a prize, two piles
+/// or `speed`, a block laid in place may go past the shorter stack, up to the next look or the
+/// ending's bound (`reach`).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn pair_hands<
