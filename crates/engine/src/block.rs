@@ -1121,6 +1121,11 @@ mod x86 {
         debug_assert!(run.lens.iter().all(|&l| l >= step * k));
         debug_assert!(TWO || run.wons == [0, 0]);
         assert!(base.iter().all(|&b| b + cap <= buf.len()));
+        // (Deterministic rules only: no draw, no grab.)
+        debug_assert!(!CYCLES || POLICY != policy::RANDOM && PICK != pick::SHUFFLED && !SPEED);
+        debug_assert_eq!(CYCLES, looks.is_some());
+        let mut looks = looks.filter(|_| CYCLES);
+        assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
         // Without a prize, a second pile or a grab, and where both rings have room past their
         // stacks, the battles are laid one by one instead, in place: such a block is not
         // bounded by the shorter stack. (With a random policy only where that stack bounds
@@ -1129,9 +1134,6 @@ mod x86 {
         if !PRIZE && !TWO && !SPEED && (POLICY != policy::RANDOM || k < 16) {
             let reach = reach.min(IN_PLACE);
             if (0..2).all(|p| run.heads[p] + run.lens[p] + 2 * reach + 2 <= cap) {
-                debug_assert_eq!(CYCLES, looks.is_some());
-                let looks = looks.filter(|_| CYCLES);
-                assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
                 // SAFETY: the CPU has what this function asks for (the caller's word), and
                 // both rings have the room just checked inside `buf` (asserted).
                 return unsafe {
@@ -1157,11 +1159,6 @@ mod x86 {
         let mut g = rng.clone();
         let mut bits = if PRIZE { g.take_bits() } else { 0 };
         let mut orders = [0u32; 16];
-        // (Deterministic rules only: no draw, no grab.)
-        debug_assert!(!CYCLES || POLICY != policy::RANDOM && PICK != pick::SHUFFLED && !SPEED);
-        debug_assert_eq!(CYCLES, looks.is_some());
-        let mut looks = looks.filter(|_| CYCLES);
-        assert!(looks.as_ref().is_none_or(|l| l.trail.len() == TRAIL));
         // Each stack's length after each battle, for Brent's compare.
         let [mut l0, mut l1] = run.lens;
         // Each stack's next `step · k` cards, read in the loop by one indexed load: in place
