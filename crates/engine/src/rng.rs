@@ -119,6 +119,39 @@ impl GameRng {
         }
     }
 
+    /// A copy read a field at a time (the state in its two words), for a loop that takes over
+    /// a generator its caller has just stored field by field: a copy of the whole, as the
+    /// compiler makes it (16 bytes at a time), reads across two such stores and waits for both
+    /// to reach the cache. [`GameRng::store_by_fields`] is its counterpart.
+    #[inline(always)]
+    pub(crate) fn load_by_fields(&self) -> GameRng {
+        use std::ptr::read_volatile as read;
+        // SAFETY: references to fields of `self`. (Volatile: the compiler may not merge the
+        // reads into wider ones.)
+        unsafe {
+            GameRng {
+                pcg: read(&self.pcg),
+                bits: read(&self.bits),
+                half: read(&self.half),
+                has_half: read(&self.has_half),
+            }
+        }
+    }
+
+    /// `*to = self.clone()`, written a field at a time from fields read one by one, for the
+    /// reason [`GameRng::load_by_fields`] gives.
+    #[inline(always)]
+    pub(crate) fn store_by_fields(&self, to: &mut GameRng) {
+        use std::ptr::write_volatile as write;
+        // SAFETY: references to fields of `to`.
+        unsafe {
+            write(&mut to.pcg, self.pcg.clone());
+            write(&mut to.bits, self.bits);
+            write(&mut to.half, self.half);
+            write(&mut to.has_half, self.has_half);
+        }
+    }
+
     /// The generator's next 64 bits.
     #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {

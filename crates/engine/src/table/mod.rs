@@ -192,12 +192,14 @@ fn seat_mask<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u8) -> u8 {
 
 /// The bytes of a run's `M` lanes (lane `i`'s in byte `i` of `lanes`; lane `i` is seat
 /// `seat[i]`) by seat, 0 for a seat not in the run.
+///
+/// (Built in a register: bytes stored one by one at the seats' places and read back as one
+/// word, as the table's tie reads them, waited for the stores to reach the cache at every tie.)
 fn by_seat<const M: usize>(seat: &[usize; MAX_PLAYERS], lanes: u64) -> [u8; MAX_PLAYERS] {
-    let mut bytes = [0; MAX_PLAYERS];
-    for (i, &p) in seat.iter().enumerate().take(M) {
-        bytes[p] = (lanes >> (8 * i)) as u8;
-    }
-    bytes
+    let bytes = seat.iter().enumerate().take(M).fold(0u32, |v, (i, &p)| {
+        v | ((lanes >> (8 * i)) as u32 & 0xFF) << (8 * p)
+    });
+    bytes.to_le_bytes()
 }
 
 /// [`run_with`] for the tables on rings: a face-up card from each stack (after a prize from
@@ -471,7 +473,8 @@ fn leg<const N: usize, const PRIZE: bool, const HANDS: bool>(
     tally.cards_turned +=
         (run.battles - tally.battles) * seated as u64 * need + run.wars.cards - run.bare;
     tally.wars += run.wars.rounds;
-    tally.deepest = tally.deepest.max(run.wars.deepest);
+    // (At most a war's rounds, which a `u32` counts.)
+    tally.deepest = tally.deepest.max(run.wars.deepest as u32);
     tally.battles = run.battles;
     tally.leader = (run.leader != NONE).then_some(run.leader);
     tally.lead_changes = run.changes;
@@ -758,10 +761,13 @@ struct Run {
 
 /// What the wars a run played on its lanes ([`lane_war`]) add to the tally: rounds of war, the
 /// deepest, and the cards they turned.
+///
+/// (`deepest` is a word like the others: as four bytes, the copy of the run's start read it with
+/// its padding, eight bytes over a four-byte store, which waited for the store at every leg.)
 #[derive(Clone, Copy, Default)]
 struct Wars {
     rounds: u64,
-    deepest: u32,
+    deepest: u64,
     cards: u64,
 }
 
@@ -771,7 +777,7 @@ impl Wars {
     fn and(self, depth: u32, cards: u64) -> Wars {
         Wars {
             rounds: self.rounds + u64::from(depth),
-            deepest: self.deepest.max(depth),
+            deepest: self.deepest.max(u64::from(depth)),
             cards: self.cards + cards,
         }
     }
