@@ -57,6 +57,7 @@ pub(crate) struct Seats {
     /// Those of them that made Brent's compare (loops looked for, or the check past the
     /// safety cap; not a replay's).
     looking_blocks: u64,
+    /// Those of them laid one battle at a time in place (`block::hand_battles_in_place`).
     in_place_blocks: u64,
     /// Rounds of war the table loop's runs played on their lanes since these seats were made
     /// (a check for the tests that they run).
