@@ -578,6 +578,60 @@ fn hand_of_three_policies() {
     );
 }
 
+/// A war with hands that a stack cannot play in full, worked by hand. Hands of three, lowest
+/// card first: both play their 5 (seat 0 refills with its 2, seat 1 with its 3), a war of
+/// three. Seat 0's stack holds 8 4, two cards short of three: under `all-but-last` both go
+/// down and its 2 comes up from the hand, which has no card to refill from (K 9 left); under
+/// `last-card-up` none go down, its 2 comes up and the 8 refills the hand (4 left in the
+/// stack). Seat 1 puts 4 6 7 down and its 3 up, its hand short too (K 9), and wins; it takes
+/// the pots and its hand grows back from them. The table loop plays the same games, this war
+/// on its lanes.
+#[test]
+fn hand_war_with_a_short_stack() {
+    let deal = "5C 9C KC 2C 8C 4C / 5D 9D KD 3D 4D 6D 7D";
+    for (short, seat0_down, pot, cards) in [
+        ("all-but-last", 2, 9, vec![2, 11]),
+        ("last-card-up", 0, 7, vec![4, 9]),
+    ] {
+        let pairs = [
+            SEAT,
+            ("hand", "3"),
+            ("hand_policy", "lowest"),
+            ("short_war", short),
+        ];
+        let (rec, log) = play(&pairs, deal);
+        let b = &log.battles[0];
+        assert_eq!(b.down, vec![(0, seat0_down, 1), (1, 3, 1)], "{short}");
+        assert_eq!(
+            b.up,
+            [
+                (0, "5".into(), 0),
+                (1, "5".into(), 0),
+                (0, "2".into(), 1),
+                (1, "3".into(), 1)
+            ],
+            "{short}"
+        );
+        assert_eq!(
+            (b.winner, b.pot, &b.cards),
+            (Some(1), pot, &cards),
+            "{short}"
+        );
+        let r = rules(&pairs);
+        let mut table = Engine::new(&r);
+        assert_eq!(table.hot_loop(), HotLoop::Table);
+        let fast = table.play_deal(&Deal::parse(&r, deal).unwrap(), GameSeed::new(0, 0, 0));
+        assert_eq!(
+            fast, rec,
+            "{short}: the table loop plays the general loop's game"
+        );
+        assert!(
+            table.lane_wars() >= 1,
+            "{short}: the war is played on the lanes"
+        );
+    }
+}
+
 #[test]
 fn speed_grab() {
     let (rec, log) = play(&[SEAT, ("speed", "1")], "2C 3C / AD KD");

@@ -1,10 +1,15 @@
 //! Wars played on a run's lanes where every tied seat can play them in full: [`lane_war`], and
-//! [`pair_war`] for two seats with hands under an ordered ranking.
+//! [`pair_war`] for two seats with hands under an ordered ranking, which with one pile also
+//! plays on where a stack is short of a round ([`short_pair_war`], as from a short run's tie,
+//! [`short_war`]).
 
 use super::LANE;
 use super::lanes::{best_among, pick_slot, refill, turn_over_lane};
 use crate::rng::GameRng;
-use crate::rules::{Policy, Rules, choose_ordered, pick, policy, policy_of};
+use crate::rules::{Policy, Rules, Stake, choose_ordered, pick, policy, policy_of};
+
+/// Room for each pot of a war on the lanes; a longer war is the general rounds'.
+const ROOM: usize = 64;
 
 /// A war that a run hands over, as [`lane_war`] played it: the lane that won, the lanes and
 /// hands after, the generator, the wars played and the cards they turned.
@@ -66,8 +71,6 @@ pub(super) unsafe fn lane_war<
     mut ups: u64,
     order: &mut Vec<u8>,
 ) -> Option<LaneWar<M>> {
-    // `pair_war`'s room: a longer war is the general rounds'.
-    const ROOM: usize = 64;
     let mask = cap - 1;
     let lane = |x: u64, i: usize| (x >> (16 * i)) as usize & LANE;
     // SAFETY: every position is masked into a stretch that lies in `buf` (the caller's word).
@@ -203,14 +206,23 @@ pub(super) unsafe fn lane_war<
         contenders = best;
     };
     let refs: [&[u8]; M] = std::array::from_fn(|i| &pots[i][..pot_lens[i]]);
-    r.order_pickup(winner, &refs, order, &mut g);
-    let at = lane(heads, winner) + lane(lens, winner) + lane(wons, winner);
-    for (k, &c) in order.iter().enumerate() {
-        // SAFETY: as `card`'s.
-        unsafe { *buf.get_unchecked_mut(base[winner] + ((at + k) & mask)) = c };
-    }
-    let grown = if TWO { &mut wons } else { &mut lens };
-    *grown += (order.len() as u64) << (16 * winner);
+    let (l, w) = (&mut lens, &mut wons);
+    // SAFETY: the stretch at `base[winner]` lies in `buf` (the caller's word).
+    unsafe {
+        pick_up::<TWO>(
+            r,
+            buf,
+            base[winner],
+            mask,
+            winner,
+            &refs,
+            order,
+            &mut g,
+            heads,
+            l,
+            w,
+        )
+    };
     Some(LaneWar {
         winner,
         heads,
@@ -224,6 +236,41 @@ pub(super) unsafe fn lane_war<
     })
 }
 
+/// The winner's pick-up of a war's pots `pots` on the lanes, by [`Rules::order_pickup`]
+/// (into `order`): laid behind everything lane `winner` holds (its stretch at `base`, ring
+/// positions `mask`ed; under its stack, or with `TWO` piles onto its won pile), whose count
+/// grows.
+///
+/// # Safety
+///
+/// The stretch `base .. base + mask + 1` lies in `buf`.
+#[allow(clippy::too_many_arguments)] // a war's end, handed over
+#[inline(always)]
+unsafe fn pick_up<const TWO: bool>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: usize,
+    mask: usize,
+    winner: usize,
+    pots: &[&[u8]],
+    order: &mut Vec<u8>,
+    g: &mut GameRng,
+    heads: u64,
+    lens: &mut u64,
+    wons: &mut u64,
+) {
+    r.order_pickup(winner, pots, order, g);
+    let lane = |x: u64| (x >> (16 * winner)) as usize & LANE;
+    let at = lane(heads) + lane(*lens) + lane(*wons);
+    for (k, &c) in order.iter().enumerate() {
+        // SAFETY: the position is masked into the stretch, which lies in `buf` (the caller's
+        // word).
+        unsafe { *buf.get_unchecked_mut(base + ((at + k) & mask)) = c };
+    }
+    let grown = if TWO { wons } else { lens };
+    *grown += (order.len() as u64) << (16 * winner);
+}
+
 /// [`lane_war`] for the commonest war of a hand game: two seats with hands under an ordered
 /// ranking (the higher card wins), with the seats' policy `POLICY` compiled in (`MIXED`: read
 /// from `policies`). The same rounds, draws and pick-up as `lane_war`'s (a deterministic
@@ -231,11 +278,13 @@ pub(super) unsafe fn lane_war<
 /// without what a war that both stacks play in full leaves out: no won pile turned over or
 /// saved, no lane out of the war before it ends (two seats tie only on equal cards), no ranking
 /// looked up. The arguments are `lane_war`'s (both seats tied, on the cards `ups`), and so is
-/// the result. The buffer is written only once the war is won: a war with a round that a stack
-/// cannot play in full (holding no more cards than the round puts face down), or whose pots
-/// outgrow their room, is given up (`None`) with one pile or where the won pile does not
-/// `feed` the stack (`on_empty = lose`), as `lane_war` gives it up, and otherwise under `TWO`
-/// piles (a won pile to turn over, or a short war) goes to `lane_war` from its start.
+/// the result. The buffer is written only once the war is won. A war with a round that a stack
+/// cannot play in full (holding no more cards than the round puts face down) goes on with one
+/// pile in [`short_pair_war`] from that round where the run lets hands play short (`held`, the
+/// hands' sizes, which that war may change: `Shape::short_hands`), and is otherwise given up
+/// (`None`) with one pile or where the won pile does not `feed` the stack (`on_empty = lose`),
+/// as `lane_war` gives it up, or under `TWO` piles (a won pile to turn over, or a short war)
+/// goes to `lane_war` from its start. A war whose pots outgrow their room is given up.
 ///
 /// # Safety
 ///
@@ -260,9 +309,9 @@ pub(super) unsafe fn pair_war<
     feeds: bool,
     prs: u64,
     ups: u64,
+    held: Option<&mut u64>,
     order: &mut Vec<u8>,
 ) -> Option<LaneWar<2>> {
-    const ROOM: usize = 64;
     debug_assert!(cap.is_power_of_two());
     // (Compiled in where `HAND` is not 0.)
     let hand = if HAND == 0 { r.hand } else { HAND };
@@ -285,9 +334,34 @@ pub(super) unsafe fn pair_war<
     let winner = loop {
         let n = r.war_size(depth + 1, up);
         if lane(lens, 0) <= n || lane(lens, 1) <= n || len + n + 1 > ROOM {
-            // With one pile `lane_war` gives such a war up too: its supply is the stack (and
-            // so it is where the won pile does not feed it, under `on_empty = lose`).
-            if !TWO || !feeds {
+            // With one pile the stack is the supply: where hands may play short, the war goes
+            // on by the short war rule (`short_pair_war`), else `lane_war` would give it up too.
+            if !TWO {
+                return match held {
+                    // SAFETY: the caller's word; nothing is written yet.
+                    Some(held) => unsafe {
+                        short_pair_war(
+                            r,
+                            buf,
+                            base,
+                            cap,
+                            (heads, lens, wons, words),
+                            held,
+                            g,
+                            policies,
+                            &mut pots,
+                            [len; 2],
+                            depth,
+                            up,
+                            first,
+                            order,
+                        )
+                    },
+                    None => None,
+                };
+            }
+            // So does `lane_war` where the won pile does not feed the stack (`on_empty = lose`).
+            if !feeds {
                 return None;
             }
             // SAFETY: the caller's word; nothing is written yet.
@@ -389,6 +463,175 @@ pub(super) unsafe fn pair_war<
         rng: g,
         depth,
         cards: 2 * (len - first) as u64,
+        shuffled: 0,
+    })
+}
+
+/// The war after a tie of the two seats of a short run ([`short_run`](super::short::short_run)),
+/// one pile, on the face-up cards `up` (with `PRIZE`, after the prizes `prs`, lane `i`'s in
+/// byte `i`): [`short_pair_war`] from its first round. The arguments and the result are its.
+///
+/// # Safety
+///
+/// Both stretches `base[i] .. base[i] + cap` lie in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // a run's position, handed over
+pub(super) unsafe fn short_war<const PRIZE: bool>(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; 2],
+    cap: usize,
+    lanes: (u64, u64, u64, [u64; 2]),
+    held: &mut u64,
+    g: GameRng,
+    policies: [Policy; 2],
+    prs: u64,
+    up: u8,
+    order: &mut Vec<u8>,
+) -> Option<LaneWar<2>> {
+    let first = 1 + usize::from(PRIZE);
+    let mut pots = [[0u8; ROOM]; 2];
+    for (i, pot) in pots.iter_mut().enumerate() {
+        if PRIZE {
+            pot[0] = (prs >> (8 * i)) as u8;
+        }
+        pot[first - 1] = up;
+    }
+    // SAFETY: the caller's word.
+    unsafe {
+        short_pair_war(
+            r, buf, base, cap, lanes, held, g, policies, &mut pots, [first; 2], 0, up, first, order,
+        )
+    }
+}
+
+/// The rest of [`pair_war`]'s war (one pile) from a round that a stack cannot play in full, as
+/// the general [`fight`](crate::general::fight) plays it with hands: each round, each seat in
+/// turn stakes what [`Rules::stake`] allows it (`n` cards face down, or under a short war rule
+/// the stack's cards that are left, or none), then plays a card from its hand by its policy,
+/// the slot refilled from its stack while the stack holds a card, else its hand played down
+/// (its last card moved into the slot). The winner picks up the two pots, uneven now, by
+/// [`Rules::order_pickup`] under its stack, and then every hand short of the hand's size grows
+/// back from its stack, seat by seat (`Holdings::top_up`; with one pile no draw is random). The
+/// war comes in as `pair_war` leaves it: the lanes, the hands and their sizes `held`, the
+/// generator, the two pots `pots` (of lengths `pot_lens`, each from its prize or face-up card
+/// on), the wars played `depth`, and the tied face-up card `up`. The hands' sizes after the war
+/// go into `held`; a hand short of cards stays short only for a seat whose stack is out. A
+/// round where a seat drops out of the war or forfeits (an empty hand, or `short_war = lose`),
+/// or whose pots outgrow their room, gives the war up (`None`, nothing written), for the
+/// general rounds to play it from its start.
+///
+/// # Safety
+///
+/// Both stretches `base[i] .. base[i] + cap` lie in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // a war in progress, handed over
+#[cold]
+#[inline(never)]
+unsafe fn short_pair_war(
+    r: &Rules,
+    buf: &mut [u8],
+    base: [usize; 2],
+    cap: usize,
+    (mut heads, mut lens, wons, mut words): (u64, u64, u64, [u64; 2]),
+    held: &mut u64,
+    mut g: GameRng,
+    policies: [Policy; 2],
+    pots: &mut [[u8; ROOM]; 2],
+    mut pot_lens: [usize; 2],
+    mut depth: u32,
+    mut up: u8,
+    first: usize,
+    order: &mut Vec<u8>,
+) -> Option<LaneWar<2>> {
+    let mask = cap - 1;
+    let wrap = mask as u64 * 0x0001_0001;
+    let lane = |x: u64, i: usize| (x >> (16 * i)) as usize & LANE;
+    let at = |i: usize, pos: usize| base[i] + (pos & mask);
+    // SAFETY: a position masked into a stretch, which lies in `buf` (the caller's word).
+    let card = |buf: &[u8], i: usize, pos: usize| unsafe { *buf.get_unchecked(at(i, pos)) };
+    let mut sizes = *held;
+    let winner = loop {
+        let n = r.war_size(depth + 1, up);
+        let mut plan = [0usize; 2];
+        for (i, d) in plan.iter_mut().enumerate() {
+            // (One pile: the supply is the stack.)
+            match r.stake(lane(lens, i), lane(sizes, i), n) {
+                Stake::Play(k) if pot_lens[i] + k < ROOM => *d = k,
+                _ => return None,
+            }
+        }
+        depth += 1;
+        let mut faces = [0u8; 2];
+        for (i, pot) in pots.iter_mut().enumerate() {
+            let (one, head, d) = (1u64 << (16 * i), lane(heads, i), plan[i]);
+            for (k, c) in pot[pot_lens[i]..pot_lens[i] + d].iter_mut().enumerate() {
+                *c = card(buf, i, head + k);
+            }
+            heads = (heads + d as u64 * one) & wrap;
+            lens -= d as u64 * one;
+            let size = lane(sizes, i);
+            let slot = pick_slot::<true>(r, policies[i], size, words[i], &mut g);
+            let face;
+            if lane(lens, i) > 0 {
+                let fill = card(buf, i, lane(heads, i));
+                (face, words[i]) = refill(words[i], slot, u64::from(fill));
+                heads = (heads + one) & wrap;
+                lens -= one;
+            } else {
+                let last = (words[i] >> (8 * (size - 1))) & 0xFF;
+                (face, words[i]) = refill(words[i], slot, last);
+                sizes -= one;
+            }
+            faces[i] = face as u8;
+            pot[pot_lens[i] + d] = face as u8;
+            pot_lens[i] += d + 1;
+        }
+        if faces[0] != faces[1] {
+            // (An ordered ranking: the higher card wins.)
+            break usize::from(faces[1] > faces[0]);
+        }
+        up = faces[0];
+    };
+    let played = [&pots[0][..pot_lens[0]], &pots[1][..pot_lens[1]]];
+    let (l, mut w) = (&mut lens, wons);
+    // SAFETY: the stretch at `base[winner]` lies in `buf` (the caller's word).
+    unsafe {
+        pick_up::<false>(
+            r,
+            buf,
+            base[winner],
+            mask,
+            winner,
+            &played,
+            order,
+            &mut g,
+            heads,
+            l,
+            &mut w,
+        )
+    };
+    // Hands short of cards grow back, seat by seat: only the winner's can, as a hand is short
+    // only while its stack is out.
+    for (i, word) in words.iter_mut().enumerate() {
+        let one = 1u64 << (16 * i);
+        while lane(sizes, i) < r.hand && lane(lens, i) > 0 {
+            let top = u64::from(card(buf, i, lane(heads, i)));
+            let slot = 8 * lane(sizes, i);
+            *word = *word & !(0xFF << slot) | top << slot;
+            heads = (heads + one) & wrap;
+            lens -= one;
+            sizes += one;
+        }
+    }
+    *held = sizes;
+    Some(LaneWar {
+        winner,
+        heads,
+        lens,
+        wons,
+        words,
+        rng: g,
+        depth,
+        cards: (pot_lens[0] + pot_lens[1] - 2 * first) as u64,
         shuffled: 0,
     })
 }

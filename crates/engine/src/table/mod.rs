@@ -9,7 +9,8 @@
 //! where the rules are deterministic. A tie is a war in the run, on the lanes, where every tied
 //! seat can play it in full ([`lane_war`](lane_war::lane_war); with hands each face-up card from
 //! the hand; two seats with hands under an ordered ranking, [`pair_war`](lane_war::pair_war)
-//! first), else a war on the rings ([`tie`]), with hands [`hand_war`](stepwise::hand_war) (which
+//! first, which with one pile also plays the rounds a stack is short of, by the short war rule,
+//! as a short run's ties between two seats), else a war on the rings ([`tie`]), with hands [`hand_war`](stepwise::hand_war) (which
 //! also plays the `war_cause_to_loser` wars). With a prize, a seat down to its last card gives none
 //! and turns that card up, in the run too. Under `on_empty = lose` a won pile never turns over: the
 //! runs and their wars draw from the stacks alone, and a battle in which a stack is short of it (a

@@ -3,8 +3,8 @@
 
 use super::lane_war::{lane_war, pair_war};
 use super::lanes::{
-    best_lane, draw_up, fold_hands, lane_short, order, order_prize, pick_slot, put_under, refill,
-    refill_card, tops,
+    best_lane, draw_up, fold_hands, lane_out, lane_short, order, order_prize, pick_slot, put_under,
+    refill, refill_card, tops,
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
@@ -158,7 +158,7 @@ pub(super) fn pair_hands<
     // fields named once) goes to [`short_run`] and comes back; `$tail` is its `tail`.
     macro_rules! short {
         ($tail:expr) => {
-            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
+            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam, wars)
         };
         ($tail:expr; $($field:ident),*) => {{
             if $tail && shape.cycles {
@@ -447,8 +447,9 @@ pub(super) fn pair_hands<
             };
             let w;
             if best == 0b11 {
-                // The war between the two is played here where both can play it in full; a war
-                // that cannot is `hand_war`'s, from its start.
+                // The war between the two is played here where both can play it in full, or
+                // with one pile where hands may play short (`pair_war`); else it is
+                // `hand_war`'s, from its start.
                 let prs = if PRIZE { top0 | top1 << 8 } else { 0 };
                 // (Under an ordered ranking, `pair_war`: `lane_war` for two seats with hands.)
                 let war = if shape.lane_wars {
@@ -468,6 +469,7 @@ pub(super) fn pair_hands<
                                 !shape.lose,
                                 prs,
                                 ups,
+                                shape.short_hands.then_some(&mut run.held),
                                 order_buf,
                             )
                         } else {
@@ -506,6 +508,11 @@ pub(super) fn pair_hands<
                         winner: seat[w],
                         depth: war.depth,
                     };
+                }
+                // A war played short (`short_pair_war`) may leave its loser out of cards.
+                if lane_out::<2>(lens + wons + run.held) {
+                    ahead = 1;
+                    break Stop::Check(seat[w]);
                 }
             } else {
                 // Lane 1 won if its bit is the one set.

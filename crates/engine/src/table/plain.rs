@@ -117,7 +117,7 @@ pub(super) fn plain_run<
     // looked for again.
     macro_rules! short {
         ($tail:expr) => {
-            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam)
+            short!($tail; heads, lens, wons, words, shuffled, battles, leader, changes, lam, wars)
         };
         ($tail:expr; $($field:ident),*) => {{
             if lead < M {

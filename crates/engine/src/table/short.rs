@@ -1,11 +1,12 @@
 //! Battles while a hand may be short (a seat's supply out, or with a prize down to one card),
 //! out of the runs' loops: [`short_run`].
 
+use super::lane_war::short_war;
 use super::lanes::{
     best_lane, lane_out, lane_short, leader_lane, order, order_bare, order_prize, pick_slot,
     put_under, refill, refill_card, tops,
 };
-use super::{LANE, NONE, Shape, Stop, by_seat, seat_mask};
+use super::{LANE, NONE, Shape, Stop, Wars, by_seat, seat_mask};
 use crate::cycle::TRAIL;
 use crate::rng::GameRng;
 use crate::rules::{Policy, Rules, choose_ordered, policy, policy_of};
@@ -29,6 +30,8 @@ pub(super) struct Short<const M: usize> {
     pub(super) leader: u8,
     pub(super) changes: u64,
     pub(super) lam: u64,
+    /// The wars played on the lanes (`short_war`'s, for two seats).
+    pub(super) wars: Wars,
 }
 
 impl<const M: usize> Short<M> {
@@ -56,6 +59,11 @@ impl<const M: usize> Short<M> {
                 leader: read(&self.leader),
                 changes: read(&self.changes),
                 lam: read(&self.lam),
+                wars: Wars {
+                    rounds: read(&self.wars.rounds),
+                    deepest: read(&self.wars.deepest),
+                    cards: read(&self.wars.cards),
+                },
             }
         }
     }
@@ -80,6 +88,9 @@ impl<const M: usize> Short<M> {
             write(&mut to.leader, self.leader);
             write(&mut to.changes, self.changes);
             write(&mut to.lam, self.lam);
+            write(&mut to.wars.rounds, self.wars.rounds);
+            write(&mut to.wars.deepest, self.wars.deepest);
+            write(&mut to.wars.cards, self.wars.cards);
         }
     }
 }
@@ -99,9 +110,10 @@ impl<const M: usize> Short<M> {
 /// for a hand is short only while its supply is out). With `tail`, the run has just played the
 /// battle that took a supply out, and that battle's steps after it (the leader, Brent's
 /// count, the cap) come first. Returns `None` once every supply is back (every hand full
-/// again), or why the run stops: a tie (its war is `hand_war`'s, as a war with a supply out
-/// cannot be played on the lanes, or where a prize is missing the general contest's), a seat
-/// out of cards, or a look.
+/// again), or why the run stops: a tie that the run does not play (two seats with one pile play
+/// theirs here, [`short_war`], where the runs play wars and no `wars_to_win` is counted; other
+/// ties are `hand_war`'s, or where a prize is missing the general contest's), a seat out of
+/// cards, or a look.
 ///
 /// # Safety
 ///
@@ -229,63 +241,103 @@ pub(super) unsafe fn short_run<
         } else {
             best
         };
+        let w;
         if best & (best - 1) != 0 {
-            break 'run Some(if PRIZE && prized.count_ones() < M as u32 {
-                Stop::Bare {
-                    given: seat_mask::<M>(seat, prized),
-                    prize: by_seat::<M>(seat, prs),
-                    up: by_seat::<M>(seat, ups),
+            // Two seats with one pile play their war here, short hands and stacks and all
+            // (`short_war`), where the runs play wars; else, or where it gives the war up, the
+            // run stops there.
+            let war = if M == 2
+                && !TWO
+                && ORDERED
+                && shape.lane_wars
+                && shape.wars_to_win.is_none()
+                && (!PRIZE || prized == 0b11)
+            {
+                let lanes = (p.heads, p.lens, p.wons, [p.words[0], p.words[1]]);
+                // SAFETY: both stretches lie in `buf`, and `cap` is a power of two (the
+                // caller's word).
+                unsafe {
+                    short_war::<PRIZE>(
+                        r,
+                        buf,
+                        [base[0], base[1]],
+                        cap,
+                        lanes,
+                        &mut p.held,
+                        p.rng.clone(),
+                        [policies[0], policies[1]],
+                        prs,
+                        ups as u8,
+                        order_buf,
+                    )
                 }
             } else {
-                Stop::tie::<M>(seat, best, prs, ups)
-            });
-        }
-        // The best card's lane: `best` has one bit set, none above the `M` lanes.
-        let w = best.trailing_zeros() as usize;
-        let (cards, k) = if PRIZE && u32::from(prized) == (1 << M) - 1 {
-            // Every seat gave a prize: the runs' own pick-up of a battle with a prize.
-            (
-                order_prize::<M, PICK>(&mut p.rng, prs, ups, w, shape.layered),
-                2 * M,
-            )
-        } else if PRIZE {
-            // Some seat gave none: the general battle's pick-up of its opening.
-            order_bare::<M, PICK>(r, &mut p.rng, seat, prs, ups, prized, w, order_buf)
+                None
+            };
+            let Some(war) = war else {
+                break 'run Some(if PRIZE && prized.count_ones() < M as u32 {
+                    Stop::Bare {
+                        given: seat_mask::<M>(seat, prized),
+                        prize: by_seat::<M>(seat, prs),
+                        up: by_seat::<M>(seat, ups),
+                    }
+                } else {
+                    Stop::tie::<M>(seat, best, prs, ups)
+                });
+            };
+            (p.heads, p.lens, p.rng) = (war.heads, war.lens, war.rng);
+            p.words[..2].copy_from_slice(&war.words);
+            p.wars = p.wars.and(war.depth, war.cards);
+            w = war.winner;
         } else {
-            (order::<M, PICK>(&mut p.rng, ups, w), M)
-        };
-        let mut grown = if TWO { p.wons } else { p.lens };
-        // SAFETY: `w < M`, and every stretch lies in `buf` (the caller's word).
-        unsafe {
-            put_under(
-                buf,
-                base[w],
-                cap,
-                p.heads,
-                p.lens + p.wons,
-                &mut grown,
-                w,
-                cards,
-                k,
-            )
-        };
-        (p.lens, p.wons) = if TWO {
-            (p.lens, grown)
-        } else {
-            (grown, p.wons)
-        };
-        let one = 1u64 << (16 * w);
-        while lane(p.held, w) < hand && lane(p.lens + p.wons, w) > 0 {
-            let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
-            // SAFETY: as above.
-            let (turned, top) =
-                unsafe { refill_card(buf, base[w], cap, w, h, l, m, shape.shuffles, &mut p.rng) };
-            p.shuffled += turned;
-            let at = 8 * lane(p.held, w);
-            p.words[w] = p.words[w] & !(0xFF << at) | top << at;
-            p.heads = (p.heads + one) & wrap;
-            p.lens -= one;
-            p.held += one;
+            // The best card's lane: `best` has one bit set, none above the `M` lanes.
+            w = best.trailing_zeros() as usize;
+            let (cards, k) = if PRIZE && u32::from(prized) == (1 << M) - 1 {
+                // Every seat gave a prize: the runs' own pick-up of a battle with a prize.
+                (
+                    order_prize::<M, PICK>(&mut p.rng, prs, ups, w, shape.layered),
+                    2 * M,
+                )
+            } else if PRIZE {
+                // Some seat gave none: the general battle's pick-up of its opening.
+                order_bare::<M, PICK>(r, &mut p.rng, seat, prs, ups, prized, w, order_buf)
+            } else {
+                (order::<M, PICK>(&mut p.rng, ups, w), M)
+            };
+            let mut grown = if TWO { p.wons } else { p.lens };
+            // SAFETY: `w < M`, and every stretch lies in `buf` (the caller's word).
+            unsafe {
+                put_under(
+                    buf,
+                    base[w],
+                    cap,
+                    p.heads,
+                    p.lens + p.wons,
+                    &mut grown,
+                    w,
+                    cards,
+                    k,
+                )
+            };
+            (p.lens, p.wons) = if TWO {
+                (p.lens, grown)
+            } else {
+                (grown, p.wons)
+            };
+            let one = 1u64 << (16 * w);
+            while lane(p.held, w) < hand && lane(p.lens + p.wons, w) > 0 {
+                let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
+                // SAFETY: as above.
+                let (turned, top) = unsafe {
+                    refill_card(buf, base[w], cap, w, h, l, m, shape.shuffles, &mut p.rng)
+                };
+                p.shuffled += turned;
+                let at = 8 * lane(p.held, w);
+                p.words[w] = p.words[w] & !(0xFF << at) | top << at;
+                p.heads = (p.heads + one) & wrap;
+                p.lens -= one;
+                p.held += one;
+            }
         }
         if lane_out::<M>(p.lens + p.wons + p.held) {
             break 'run Some(Stop::Check(seat[w]));
