@@ -580,12 +580,12 @@ fn hand_of_three_policies() {
 
 /// A war with hands that a stack cannot play in full, worked by hand. Hands of three, lowest
 /// card first: both play their 5 (seat 0 refills with its 2, seat 1 with its 3), a war of
-/// three. Seat 0's stack holds 8 4, two cards short of three: under `all-but-last` both go
-/// down and its 2 comes up from the hand, which has no card to refill from (K 9 left); under
-/// `last-card-up` none go down, its 2 comes up and the 8 refills the hand (4 left in the
-/// stack). Seat 1 puts 4 6 7 down and its 3 up, its hand short too (K 9), and wins; it takes
-/// the pots and its hand grows back from them. The table loop plays the same games, this war
-/// on its lanes.
+/// three. Seat 0's stack holds two cards (8 4), one short of the three a war puts down: under
+/// `all-but-last` both go down and its 2 comes up from the hand, which has no card to refill
+/// from (K 9 left); under `last-card-up` none go down, its 2 comes up and the 8 refills the
+/// hand (4 left in the stack). Seat 1 puts 4 6 7 down and its 3 up, its hand short too (K 9),
+/// and wins; it takes the pots and its hand grows back from them. The table loop plays the
+/// same games, this war on its lanes.
 #[test]
 fn hand_war_with_a_short_stack() {
     let deal = "5C 9C KC 2C 8C 4C / 5D 9D KD 3D 4D 6D 7D";
