@@ -4,7 +4,7 @@
 //! [`short_war`]).
 
 use super::LANE;
-use super::lanes::{best_among, pick_slot, refill, turn_over_lane};
+use super::lanes::{best_among, pick_slot, refill, top_up_lane, turn_over_lane};
 use crate::rng::GameRng;
 use crate::rules::{Policy, Rules, Stake, choose_ordered, pick, policy, policy_of};
 
@@ -592,7 +592,8 @@ unsafe fn short_pair_war(
         up = faces[0];
     };
     let played = [&pots[0][..pot_lens[0]], &pots[1][..pot_lens[1]]];
-    let (l, mut w) = (&mut lens, wons);
+    let mut wons = wons;
+    let (l, w) = (&mut lens, &mut wons);
     // SAFETY: the stretch at `base[winner]` lies in `buf` (the caller's word).
     unsafe {
         pick_up::<false>(
@@ -606,21 +607,28 @@ unsafe fn short_pair_war(
             &mut g,
             heads,
             l,
-            &mut w,
+            w,
         )
     };
     // Hands short of cards grow back, seat by seat: only the winner's can, as a hand is short
-    // only while its stack is out.
+    // only while its stack is out. (One pile: no pile is turned over, no draw made.)
     for (i, word) in words.iter_mut().enumerate() {
-        let one = 1u64 << (16 * i);
-        while lane(sizes, i) < r.hand && lane(lens, i) > 0 {
-            let top = u64::from(card(buf, i, lane(heads, i)));
-            let slot = 8 * lane(sizes, i);
-            *word = *word & !(0xFF << slot) | top << slot;
-            heads = (heads + one) & wrap;
-            lens -= one;
-            sizes += one;
-        }
+        let lanes = (&mut heads, &mut lens, &mut wons);
+        // SAFETY: the caller's word.
+        unsafe {
+            top_up_lane(
+                buf,
+                base[i],
+                cap,
+                i,
+                r.hand as u64,
+                lanes,
+                &mut sizes,
+                word,
+                false,
+                &mut g,
+            )
+        };
     }
     *held = sizes;
     Some(LaneWar {

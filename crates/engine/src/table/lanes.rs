@@ -399,6 +399,47 @@ pub(super) unsafe fn refill_card(
     (shuffled, u64::from(unsafe { *buf.get_unchecked(b + at) }))
 }
 
+/// `Holdings::top_up` for lane `i` (its stretch at `b`): its hand `word`, holding lane `i` of
+/// `held` cards, grows back into new slots at its end, up to `hand` cards, from its supply (its
+/// stack, under two piles its won pile turned over where the stack is out: [`refill_card`]).
+/// Returns the piles shuffled.
+///
+/// # Safety
+///
+/// The stretch `b .. b + cap` lies in `buf`, and `cap` is a power of two.
+#[allow(clippy::too_many_arguments)] // a run's registers, handed over
+#[inline(always)]
+pub(super) unsafe fn top_up_lane(
+    buf: &mut [u8],
+    b: usize,
+    cap: usize,
+    i: usize,
+    hand: u64,
+    (heads, lens, wons): (&mut u64, &mut u64, &mut u64),
+    held: &mut u64,
+    word: &mut u64,
+    shuffles: bool,
+    rng: &mut GameRng,
+) -> u64 {
+    let lane = |x: u64| (x >> (16 * i)) & LANE as u64;
+    let one = 1u64 << (16 * i);
+    let mut shuffled = 0;
+    while lane(*held) < hand && lane(*lens + *wons) > 0 {
+        // SAFETY: the caller's word.
+        let (turned, top) =
+            unsafe { refill_card(buf, b, cap, i, heads, lens, wons, shuffles, rng) };
+        shuffled += turned;
+        let at = 8 * lane(*held);
+        *word = *word & !(0xFF << at) | top << at;
+        // The head moves on round the ring: a head at `cap` clears to 0 (every head is below
+        // `cap`, a power of two, so no other lane holds that bit).
+        *heads = (*heads + one) & !((cap as u64) << (16 * i));
+        *lens -= one;
+        *held += one;
+    }
+    shuffled
+}
+
 /// Lane `i`'s won pile, in the stretch at `b`, turned over into its empty stack, as
 /// [`Seats::turn_over`](crate::seats::Seats::turn_over) does; returns 1 if it was shuffled.
 #[allow(clippy::too_many_arguments)] // a run's registers, handed over

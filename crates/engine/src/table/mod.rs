@@ -8,20 +8,20 @@
 //! ([`plain_run`]; two seats with hands in [`pair_hands`]), with Brent's loop detection inline
 //! where the rules are deterministic. A tie is a war in the run, on the lanes, where every tied
 //! seat can play it in full ([`lane_war`](lane_war::lane_war); with hands each face-up card from
-//! the hand; two seats with hands under an ordered ranking, [`pair_war`](lane_war::pair_war)
-//! first, which with one pile also plays the rounds a stack is short of, by the short war rule,
-//! as a short run's ties between two seats), else a war on the rings ([`tie`]), with hands [`hand_war`](stepwise::hand_war) (which
-//! also plays the `war_cause_to_loser` wars). With a prize, a seat down to its last card gives none
-//! and turns that card up, in the run too. Under `on_empty = lose` a won pile never turns over: the
-//! runs and their wars draw from the stacks alone, and a battle in which a stack is short of it (a
-//! seat out of the game, its won pile on the table; with a prize, one giving none) is the general
-//! [`battle`](general::battle) on the same seats; with hands, every battle from the first with a
-//! stack short is the table battle's, the general battle's where a hand is empty (its seat out)
-//! or, with a prize, a stack is out (that seat gives none).
-//! Short hands with an ending that counts cards are the table battle's too; other seats with hands
-//! play down and grow back in [`short_run`](short::short_run) once a seat's supply is out (with a
-//! prize, down to one card). Once two seats are left, the engine may take the game over for the
-//! two-seat loops ([`Played::LastTwo`]).
+//! the hand; two seats with hands under an ordered ranking, [`pair_war`](lane_war::pair_war) first,
+//! which with one pile also plays the rounds a stack is short of, by the short war rule, as a short
+//! run's ties between two seats), else a war on the rings ([`tie`]), with hands
+//! [`hand_war`](stepwise::hand_war) (which also plays the `war_cause_to_loser` wars). With a prize,
+//! a seat down to its last card gives none and turns that card up, in the run too. Under
+//! `on_empty = lose` a won pile never turns over: the runs and their wars draw from the stacks
+//! alone, and a battle in which a stack is short of it (a seat out of the game, its won pile on the
+//! table; with a prize, one giving none) is the general [`battle`](general::battle) on the same
+//! seats; with hands, every battle from the first with a stack short is the table battle's, the
+//! general battle's where a hand is empty (its seat out) or, with a prize, a stack is out (that
+//! seat gives none). Short hands with an ending that counts cards are the table battle's too; other
+//! seats with hands play down and grow back in [`short_run`](short::short_run) once a seat's supply
+//! is out (with a prize, down to one card). Once two seats are left, the engine may take the game
+//! over for the two-seat loops ([`Played::LastTwo`]).
 //!
 //! This module is the ring and what it hands to the runs; the runs are
 //! [`plain`](mod@plain) and [`pair`], with [`short`] and [`lane_war`] for what they hand out

@@ -509,11 +509,6 @@ pub(super) fn pair_hands<
                         depth: war.depth,
                     };
                 }
-                // A war played short (`short_pair_war`) may leave its loser out of cards.
-                if lane_out::<2>(lens + wons + run.held) {
-                    ahead = 1;
-                    break Stop::Check(seat[w]);
-                }
             } else {
                 // Lane 1 won if its bit is the one set.
                 w = usize::from(best >> 1);
@@ -554,6 +549,12 @@ pub(super) fn pair_hands<
                 // A seat out of its supply plays on short hands where it may, this battle's
                 // steps after it included.
                 if !shape.short_hands {
+                    ahead = 1;
+                    break Stop::Check(seat[w]);
+                }
+                // A war played short (`short_pair_war`) may have left its loser out of cards
+                // (its stack out: it is here).
+                if lane_out::<2>(totals + run.held) {
                     ahead = 1;
                     break Stop::Check(seat[w]);
                 }

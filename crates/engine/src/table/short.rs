@@ -4,7 +4,7 @@
 use super::lane_war::short_war;
 use super::lanes::{
     best_lane, lane_out, lane_short, leader_lane, order, order_bare, order_prize, pick_slot,
-    put_under, refill, refill_card, tops,
+    put_under, refill, refill_card, top_up_lane, tops,
 };
 use super::{LANE, NONE, Shape, Stop, Wars, by_seat, seat_mask};
 use crate::cycle::TRAIL;
@@ -324,20 +324,23 @@ pub(super) unsafe fn short_run<
             } else {
                 (grown, p.wons)
             };
-            let one = 1u64 << (16 * w);
-            while lane(p.held, w) < hand && lane(p.lens + p.wons, w) > 0 {
-                let (h, l, m) = (&mut p.heads, &mut p.lens, &mut p.wons);
-                // SAFETY: as above.
-                let (turned, top) = unsafe {
-                    refill_card(buf, base[w], cap, w, h, l, m, shape.shuffles, &mut p.rng)
-                };
-                p.shuffled += turned;
-                let at = 8 * lane(p.held, w);
-                p.words[w] = p.words[w] & !(0xFF << at) | top << at;
-                p.heads = (p.heads + one) & wrap;
-                p.lens -= one;
-                p.held += one;
-            }
+            let lanes = (&mut p.heads, &mut p.lens, &mut p.wons);
+            let (held, word) = (&mut p.held, &mut p.words[w]);
+            // SAFETY: as above.
+            p.shuffled += unsafe {
+                top_up_lane(
+                    buf,
+                    base[w],
+                    cap,
+                    w,
+                    hand,
+                    lanes,
+                    held,
+                    word,
+                    shape.shuffles,
+                    &mut p.rng,
+                )
+            };
         }
         if lane_out::<M>(p.lens + p.wons + p.held) {
             break 'run Some(Stop::Check(seat[w]));
