@@ -811,7 +811,8 @@ macro_rules! picked {
 }
 
 /// [`plain_run`] compiled for the seats in the game, the pick-up order and the ranking; two
-/// seats with hands in [`pair_hands`], compiled for their policy too (with one pile).
+/// seats with hands in [`pair_hands`], compiled for their policy too (with two piles, the random
+/// policy and a deterministic one with hands of three).
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 fn plain_any<const PRIZE: bool, const HANDS: bool>(
     r: &Rules,
@@ -840,19 +841,13 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
             )
         };
     }
+    // Two seats with hands, with `$two` piles or one.
     macro_rules! pair {
-        ($policy:path; $pick:path, $ordered:literal) => {
-            pair!($policy, 0; $pick, $ordered)
+        ($two:literal, $policy:path; $pick:path, $ordered:literal) => {
+            pair!($two, $policy, 0; $pick, $ordered)
         };
-        ($policy:path, $hand:literal; $pick:path, $ordered:literal) => {
-            pair_hands::<PRIZE, false, { $policy }, { $pick }, $ordered, $hand>(
-                r, rng, s, shape, seat, run, hands, trail, order_buf,
-            )
-        };
-    }
-    macro_rules! pair_piles {
-        ($policy:path; $pick:path, $ordered:literal) => {
-            pair_hands::<PRIZE, true, { $policy }, { $pick }, $ordered, 0>(
+        ($two:literal, $policy:path, $hand:literal; $pick:path, $ordered:literal) => {
+            pair_hands::<PRIZE, $two, { $policy }, { $pick }, $ordered, $hand>(
                 r, rng, s, shape, seat, run, hands, trail, order_buf,
             )
         };
@@ -861,28 +856,38 @@ fn plain_any<const PRIZE: bool, const HANDS: bool>(
         (2..=4).contains(&seated),
         "a game with one seat in has ended"
     );
-    // Two piles with hands run with the policies read per run (`MIXED`): one instance per
-    // policy more would not pay for itself.
-    if HANDS && seated == 2 && shape.two_pile {
-        return compiled!(shape, pair_piles!(policy::MIXED));
-    }
     if HANDS && seated == 2 {
         let (p0, p1) = (r.policies[seat[0]], r.policies[seat[1]]);
         // Hands of three (the usual size) under one deterministic policy and an ordered
         // ranking: the pick compiled for three cards, without a loop over the hand.
-        if p0 == p1 && p0 != Policy::Random && r.hand == 3 && shape.ordered {
-            return match p0 {
-                Policy::Highest => picked!(shape, pair!(policy::HIGHEST, 3), true),
-                Policy::Lowest => picked!(shape, pair!(policy::LOWEST, 3), true),
-                _ => picked!(shape, pair!(policy::MEDIAN, 3), true),
+        macro_rules! three {
+            ($two:literal) => {
+                match p0 {
+                    Policy::Highest => picked!(shape, pair!($two, policy::HIGHEST, 3), true),
+                    Policy::Lowest => picked!(shape, pair!($two, policy::LOWEST, 3), true),
+                    _ => picked!(shape, pair!($two, policy::MEDIAN, 3), true),
+                }
             };
         }
+        let three = p0 == p1 && p0 != Policy::Random && r.hand == 3 && shape.ordered;
+        // Two piles: besides those, the random policy (the default) compiled in; other
+        // policies read per run (`MIXED`), where an instance each would not pay for itself.
+        if shape.two_pile {
+            return match p0 {
+                _ if three => three!(true),
+                Policy::Random if p1 == p0 => compiled!(shape, pair!(true, policy::RANDOM)),
+                _ => compiled!(shape, pair!(true, policy::MIXED)),
+            };
+        }
+        if three {
+            return three!(false);
+        }
         return match p0 {
-            _ if p0 != p1 => compiled!(shape, pair!(policy::MIXED)),
-            Policy::Random => compiled!(shape, pair!(policy::RANDOM)),
-            Policy::Highest => compiled!(shape, pair!(policy::HIGHEST)),
-            Policy::Lowest => compiled!(shape, pair!(policy::LOWEST)),
-            Policy::Median => compiled!(shape, pair!(policy::MEDIAN)),
+            _ if p0 != p1 => compiled!(shape, pair!(false, policy::MIXED)),
+            Policy::Random => compiled!(shape, pair!(false, policy::RANDOM)),
+            Policy::Highest => compiled!(shape, pair!(false, policy::HIGHEST)),
+            Policy::Lowest => compiled!(shape, pair!(false, policy::LOWEST)),
+            Policy::Median => compiled!(shape, pair!(false, policy::MEDIAN)),
         };
     }
     if shape.two_pile {

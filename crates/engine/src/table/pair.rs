@@ -69,8 +69,8 @@ pub(super) fn pair_hands<
     };
     // Both seats on one policy under an ordered ranking, with a prize or without (under `speed`,
     // seat 0's grabs drawn in the block; where loops are looked for, Brent's compare made in it):
-    // blocks of battles with the block loop's vector code, where the CPU has it. (Two piles run
-    // with the policies read per run, `MIXED`; with one, `MIXED` means two policies.)
+    // blocks of battles with the block loop's vector code, where the CPU has it. (Under two
+    // piles `MIXED` may be one policy, not compiled in; with one pile it means two policies.)
     #[cfg(target_arch = "x86_64")]
     let (mut vector_blocks, mut in_place) = (0u64, 0u64);
     #[cfg(target_arch = "x86_64")]
@@ -379,27 +379,43 @@ pub(super) fn pair_hands<
                     // order).
                     let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
                     let mut prizes = [0u64; 2];
-                    if PRIZE {
-                        for (i, &b) in base.iter().enumerate() {
+                    // Seat 0, then seat 1, written out: a loop over the seats kept the hands
+                    // and cards in arrays on the stack, indexed by the seat.
+                    macro_rules! seats {
+                        ($step:ident) => {
+                            $step!(0);
+                            $step!(1);
+                        };
+                    }
+                    macro_rules! prize {
+                        ($i:literal) => {
                             let (h, l, m) = (&mut heads, &mut lens, &mut wons);
-                            // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
+                            // SAFETY: the stretch at `base[i]` lies in `buf` (asserted).
                             let (turned, card) = unsafe {
-                                refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g)
+                                refill_card(buf, base[$i], cap, $i, h, l, m, shape.shuffles, &mut g)
                             };
-                            (shuffled, prizes[i]) = (shuffled + turned, card);
-                            heads = (heads + (1 << (16 * i))) & wrap;
-                            lens -= 1 << (16 * i);
-                        }
+                            (shuffled, prizes[$i]) = (shuffled + turned, card);
+                            heads = (heads + (1 << (16 * $i))) & wrap;
+                            lens -= 1 << (16 * $i);
+                        };
                     }
-                    for (i, &b) in base.iter().enumerate() {
-                        let slot = pick_slot::<ORDERED>(r, policies[i], hand, words[i], &mut g);
-                        let (h, l, m) = (&mut heads, &mut lens, &mut wons);
-                        // SAFETY: the stretch `b .. b + cap` lies in `buf` (asserted).
-                        let (turned, card) =
-                            unsafe { refill_card(buf, b, cap, i, h, l, m, shape.shuffles, &mut g) };
-                        (shuffled, top[i]) = (shuffled + turned, card);
-                        (ups[i], words[i]) = refill(words[i], slot, top[i]);
+                    macro_rules! face_up {
+                        ($i:literal) => {
+                            let slot =
+                                pick_slot::<ORDERED>(r, policies[$i], hand, words[$i], &mut g);
+                            let (h, l, m) = (&mut heads, &mut lens, &mut wons);
+                            // SAFETY: the stretch at `base[i]` lies in `buf` (asserted).
+                            let (turned, card) = unsafe {
+                                refill_card(buf, base[$i], cap, $i, h, l, m, shape.shuffles, &mut g)
+                            };
+                            (shuffled, top[$i]) = (shuffled + turned, card);
+                            (ups[$i], words[$i]) = refill(words[$i], slot, top[$i]);
+                        };
                     }
+                    if PRIZE {
+                        seats!(prize);
+                    }
+                    seats!(face_up);
                     // (With a prize, the prizes are what the battle needs of the tops.)
                     [top0, top1] = if PRIZE { prizes } else { top };
                     [up0, up1] = ups;
