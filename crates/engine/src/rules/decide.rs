@@ -170,7 +170,7 @@ impl Rules {
         let others = || (0..pots.len()).filter(move |&p| p != taker);
         match self.pickup {
             Pickup::Shuffled => {
-                if !super::pots::joined(pots, 0, out) {
+                if !super::pots::joined_wide(pots, 0, out) {
                     for pot in pots {
                         append(out, pot);
                     }
@@ -457,8 +457,8 @@ mod tests {
     }
 
     /// Rank-ordered pick-ups of random pots equal a sort of their cards: 2 to 4 pots, empty
-    /// ones among them, of up to 20 cards in all (the register's network takes up to 16, where
-    /// the CPU has it, the counting sort the rest), values 0 and 63 included.
+    /// ones among them, of up to 20 cards in all (the register's network takes up to 16 on
+    /// x86-64, the counting sort the rest), values 0 and 63 included.
     #[test]
     fn rank_ordered_pickups_of_random_pots_sort_them() {
         let mut rng = GameRng::new(GameSeed::new(8, 1, 5));
@@ -492,8 +492,9 @@ mod tests {
                 }
             }
         }
+        // (Every x86-64 CPU sorts up to 16 cards in a register: SSE2 or AVX-512.)
         assert!(
-            !crate::block::available() || in_register > 4000,
+            !cfg!(target_arch = "x86_64") || in_register > 4000,
             "{in_register}"
         );
     }

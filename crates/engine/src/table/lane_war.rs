@@ -7,9 +7,24 @@ use super::LANE;
 use super::lanes::{best_among, pick_slot, refill, top_up_lane, turn_over_lane};
 use crate::rng::GameRng;
 use crate::rules::{Policy, Rules, Stake, choose_ordered, pick, policy, policy_of};
+use std::mem::MaybeUninit;
 
 /// Room for each pot of a war on the lanes; a longer war is the general rounds'.
 const ROOM: usize = 64;
+
+/// The pots of `M` lanes as a war opens them: lane `i`'s prize (with `PRIZE`) from byte `i` of
+/// `prs`, then its face-up card from byte `i` of `ups`. Each pot is `1 + PRIZE` cards long.
+#[inline(always)]
+fn opening<const M: usize, const PRIZE: bool>(prs: u64, ups: u64) -> [[u8; ROOM]; M] {
+    let mut pots = [[0u8; ROOM]; M];
+    for (i, pot) in pots.iter_mut().enumerate() {
+        if PRIZE {
+            pot[0] = (prs >> (8 * i)) as u8;
+        }
+        pot[usize::from(PRIZE)] = (ups >> (8 * i)) as u8;
+    }
+    pots
+}
 
 /// A war that a run hands over, as [`lane_war`] played it: the lane that won, the lanes and
 /// hands after, the generator, the wars played and the cards they turned.
@@ -77,39 +92,40 @@ pub(super) unsafe fn lane_war<
     let card =
         |buf: &[u8], i: usize, pos: usize| unsafe { *buf.get_unchecked(base[i] + (pos & mask)) };
     let hand = r.hand;
-    let mut pots = [[0u8; ROOM]; M];
     // Every pot starts with its prize and face-up card; the pots of the lanes still in the
     // war grow alike, to `len`, and a lane out of it keeps the pot it had (`pot_lens`).
+    let mut pots = opening::<M, PRIZE>(prs, ups);
     let first = 1 + usize::from(PRIZE);
-    for (i, pot) in pots.iter_mut().enumerate() {
-        if PRIZE {
-            pot[0] = (prs >> (8 * i)) as u8;
-        }
-        pot[first - 1] = (ups >> (8 * i)) as u8;
-    }
     let mut pot_lens = [first; M];
     let (mut contenders, mut len, mut depth, mut cards) = (tied, first, 0u32, 0u64);
     let wrap = (0..M).fold(0u64, |v, i| v | (mask as u64) << (16 * i));
     // Under `on_empty = shuffle`, each won pile the war shuffled (a lane's at most once: its
     // war adds nothing to it), as it was: where it started in the ring and its cards, up to
-    // `SAVED` of them (a longer one gives the war up instead).
+    // `SAVED` of them (a longer one gives the war up instead). Left unset until a pile is
+    // saved: zeroing them cost every war under two piles a `memset` of `M × SAVED` bytes,
+    // 2.8 % of `players=3, two-pile, lose` (BENCHMARKS.md), and most wars save none.
     const SAVED: usize = 128;
-    let (mut saved, mut starts, mut saved_lanes) = ([[0u8; SAVED]; M], [0usize; M], 0u8);
+    let mut saved = [[MaybeUninit::<u8>::uninit(); SAVED]; M];
+    let (mut starts, mut saved_lanes) = ([0usize; M], 0u8);
     let mut shuffled = 0u64;
     // Puts the piles back: `shuffle_pile` shuffled each where it lay, or a pile that wrapped
     // round the ring after turning the stretch left to put it first.
-    let restore = |buf: &mut [u8], saved: &[[u8; SAVED]; M], starts: &[usize; M], lanes: u8| {
-        for i in (0..M).filter(|&i| lanes >> i & 1 != 0) {
-            let (start, len) = (starts[i] & mask, starts[i] >> 16);
-            let stretch = &mut buf[base[i]..base[i] + cap];
-            if start + len <= cap {
-                stretch[start..start + len].copy_from_slice(&saved[i][..len]);
-            } else {
-                stretch[..len].copy_from_slice(&saved[i][..len]);
-                stretch.rotate_right(start);
+    let restore =
+        |buf: &mut [u8], saved: &[[MaybeUninit<u8>; SAVED]; M], starts: &[usize; M], lanes: u8| {
+            for i in (0..M).filter(|&i| lanes >> i & 1 != 0) {
+                let (start, len) = (starts[i] & mask, starts[i] >> 16);
+                // SAFETY: a lane in `lanes` had its first `len` bytes set when its pile was saved.
+                let pile =
+                    unsafe { &*(&saved[i][..len] as *const [MaybeUninit<u8>] as *const [u8]) };
+                let stretch = &mut buf[base[i]..base[i] + cap];
+                if start + len <= cap {
+                    stretch[start..start + len].copy_from_slice(pile);
+                } else {
+                    stretch[..len].copy_from_slice(pile);
+                    stretch.rotate_right(start);
+                }
             }
-        }
-    };
+        };
     let winner = loop {
         let lead = contenders.trailing_zeros() as usize;
         let n = r.war_size(depth + 1, (ups >> (8 * lead)) as u8);
@@ -142,7 +158,7 @@ pub(super) unsafe fn lane_war<
                                 return None;
                             }
                             for (k, c) in saved[i][..len].iter_mut().enumerate() {
-                                *c = card(buf, i, start + k);
+                                c.write(card(buf, i, start + k));
                             }
                             starts[i] = start | len << 16;
                             saved_lanes |= 1 << i;
@@ -322,14 +338,9 @@ pub(super) unsafe fn pair_war<
     let (mut heads, mut lens, wons, mut words) = lanes;
     let up = ups as u8;
     let mut g = rng.clone();
-    let mut pots = [[0u8; ROOM]; 2];
+    // (Both face-up cards are `up`: the seats tied under an ordered ranking.)
+    let mut pots = opening::<2, PRIZE>(prs, u64::from(up) * 0x0101);
     let first = 1 + usize::from(PRIZE);
-    for (i, pot) in pots.iter_mut().enumerate() {
-        if PRIZE {
-            pot[0] = (prs >> (8 * i)) as u8;
-        }
-        pot[first - 1] = up;
-    }
     let (mut len, mut depth, mut up, mut faces) = (first, 0u32, up, [0u8; 2]);
     let winner = loop {
         let n = r.war_size(depth + 1, up);
@@ -489,13 +500,7 @@ pub(super) unsafe fn short_war<const PRIZE: bool>(
     order: &mut Vec<u8>,
 ) -> Option<LaneWar<2>> {
     let first = 1 + usize::from(PRIZE);
-    let mut pots = [[0u8; ROOM]; 2];
-    for (i, pot) in pots.iter_mut().enumerate() {
-        if PRIZE {
-            pot[0] = (prs >> (8 * i)) as u8;
-        }
-        pot[first - 1] = up;
-    }
+    let mut pots = opening::<2, PRIZE>(prs, u64::from(up) * 0x0101);
     // SAFETY: the caller's word.
     unsafe {
         short_pair_war(
