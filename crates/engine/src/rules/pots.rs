@@ -15,7 +15,8 @@
 //! a fixed or rank order (BENCHMARKS.md, 2026-12-07 second). The `shuffled` pick-up joins its
 //! two pots in registers only with AVX-512 ([`joined_wide`]).
 //!
-//! Each writes whole words past the cards, into room it reserves first, and truncates;
+//! The register kernels write whole words past the cards, into room they reserve first, and
+//! keep the cards' length (the short copies write the cards alone, into room reserved too);
 //! [`Scratch`](crate::state::Scratch)'s order keeps 64 bytes of room past a deck's cards, so
 //! in play no pick-up allocates. (The general loop asks these too: the tests that compare loops
 //! cannot see a mistake here; the unit tests of `decide.rs` compare them with the cards laid
@@ -187,14 +188,14 @@ fn word(pot: &[u8]) -> u128 {
     u128::from(low) | u128::from(high) << 64
 }
 
-/// `pot` (at most 16 cards) written at the start of `room`, which holds at least 16 bytes, as
+/// `pot` (at most 16 cards) written at the start of `room`, which has room for it, as
 /// `memcpy` writes a short copy: two stores of 8 bytes (or 4, or bytes) from its two ends,
 /// which overlap where it holds fewer than 16, rather than a call for a length known only at
 /// run time.
 #[inline(always)]
 fn copy_short(room: &mut [MaybeUninit<u8>], pot: &[u8]) {
     let n = pot.len();
-    debug_assert!(n <= 16 && room.len() >= 16);
+    debug_assert!(n <= 16 && room.len() >= n);
     fn bytes<const N: usize>(cards: [u8; N]) -> [MaybeUninit<u8>; N] {
         cards.map(MaybeUninit::new)
     }
