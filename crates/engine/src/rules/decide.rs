@@ -571,10 +571,9 @@ mod tests {
                 }
             }
         }
-        assert!(
-            !crate::block::available() || in_register > 3000,
-            "{in_register}"
-        );
+        // (Every CPU lays two pots of up to 16 cards in registers: 3,687 of these rounds on an
+        // AVX2 machine, more with AVX-512's longer pots.)
+        assert!(in_register > 3000, "{in_register}");
     }
 
     /// Rank-ordered pick-ups equal a sort of all the pots' cards, for pots with a value held

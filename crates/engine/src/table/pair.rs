@@ -387,14 +387,22 @@ pub(super) fn pair_hands<
                             $step!(1);
                         };
                     }
-                    macro_rules! prize {
-                        ($i:literal) => {
+                    // Seat `i`'s next card from its stack (its won pile turned over first where
+                    // the stack is out), the turn-over counted.
+                    macro_rules! draw {
+                        ($i:literal) => {{
                             let (h, l, m) = (&mut heads, &mut lens, &mut wons);
                             // SAFETY: the stretch at `base[i]` lies in `buf` (asserted).
                             let (turned, card) = unsafe {
                                 refill_card(buf, base[$i], cap, $i, h, l, m, shape.shuffles, &mut g)
                             };
-                            (shuffled, prizes[$i]) = (shuffled + turned, card);
+                            shuffled += turned;
+                            card
+                        }};
+                    }
+                    macro_rules! prize {
+                        ($i:literal) => {
+                            prizes[$i] = draw!($i);
                             heads = (heads + (1 << (16 * $i))) & wrap;
                             lens -= 1 << (16 * $i);
                         };
@@ -403,12 +411,7 @@ pub(super) fn pair_hands<
                         ($i:literal) => {
                             let slot =
                                 pick_slot::<ORDERED>(r, policies[$i], hand, words[$i], &mut g);
-                            let (h, l, m) = (&mut heads, &mut lens, &mut wons);
-                            // SAFETY: the stretch at `base[i]` lies in `buf` (asserted).
-                            let (turned, card) = unsafe {
-                                refill_card(buf, base[$i], cap, $i, h, l, m, shape.shuffles, &mut g)
-                            };
-                            (shuffled, top[$i]) = (shuffled + turned, card);
+                            top[$i] = draw!($i);
                             (ups[$i], words[$i]) = refill(words[$i], slot, top[$i]);
                         };
                     }
