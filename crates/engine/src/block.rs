@@ -609,8 +609,7 @@ mod x86 {
             s0: *const u8,
             s1: *const u8,
         ) -> Looks {
-            saves.initial.copy_from(s);
-            saves.tortoise.copy_from(s);
+            saves.begin(s);
             assert!(saves.trail.len() == TRAIL);
             let t0 = s.l[0] + s.m[0];
             saves.trail[first as usize % TRAIL] = t0 as u8;
@@ -694,7 +693,8 @@ mod x86 {
                 });
             }
             if self.power == self.lam {
-                saves.tortoise.copy_from(s);
+                // (The block keeps its counts apart: the replays start from where it began.)
+                saves.move_tortoise(s, None);
                 self.power *= 2;
                 self.lam = 0;
                 (self.t0, self.tops) = (t0, top);

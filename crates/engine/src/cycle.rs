@@ -1,5 +1,6 @@
 //! Exact loop detection for deterministic rules: Brent's algorithm on the complete position,
-//! then the loop's start by replaying from the deal.
+//! then the loop's start by replaying from where the detection began, or from a position the
+//! first pass saved on the way (a mark).
 //!
 //! Any loop can use it: the general loop on its [`State`](crate::state::State), the specialised
 //! loops on their [`Seats`](crate::seats::Seats). A loop that checks for repeats in its own way
@@ -39,7 +40,80 @@ pub(crate) struct Saves<P> {
     /// with different bytes): the tests check that none comes, since a wrong hint costs a
     /// replay from the start and changes no record, which no other check would see.
     pub wrong_hints: u64,
+    /// The tally where `tortoise` was saved, where the loop that saved it gave one
+    /// ([`Saves::move_tortoise`]); `None` while the tortoise is the initial position, or one
+    /// saved without its tally.
+    tortoise_at: Option<Tally>,
+    /// The earlier tortoises of this pass with their tallies (`marks[..kept]`, the older
+    /// first; the slots past `kept` are spare positions from earlier games): a replay starts
+    /// from the latest one before the battle it plays to rather than from `initial`
+    /// ([`replay_to`]). A loop's start and period are found the same either way. [`MARKS`]
+    /// slots, allocated with the trail (none without): a game never allocates.
+    marks: Vec<(Tally, P)>,
+    kept: usize,
 }
+
+impl<P: Position> Saves<P> {
+    /// A pass of Brent's detection starts from `live`: the initial position and the first
+    /// tortoise; the marks of an earlier pass (another game's) are dropped.
+    pub fn begin(&mut self, live: &P) {
+        self.initial.copy_from(live);
+        self.tortoise.copy_from(live);
+        self.tortoise_at = None;
+        self.kept = 0;
+    }
+
+    /// The tortoise moves to `live`, after the battles `at` counts where the loop gives its
+    /// tally (then the replays may start there). The tortoise it leaves is kept as a mark if
+    /// its tally is known: a swap of two positions, so the move copies no more than before.
+    pub fn move_tortoise(&mut self, live: &P, at: Option<Tally>) {
+        // (Past the slots the tortoise is overwritten: the replays start from an earlier mark.)
+        if let Some(was) = self.tortoise_at
+            && let Some(mark) = self.marks.get_mut(self.kept)
+        {
+            mark.0 = was;
+            std::mem::swap(&mut mark.1, &mut self.tortoise);
+            self.kept += 1;
+        }
+        self.tortoise.copy_from(live);
+        self.tortoise_at = at;
+    }
+
+    /// The latest position of this pass saved with its tally (a mark, or the tortoise) after
+    /// more battles than `after` and at most `to`: where a replay from `after` to `to` may
+    /// start instead.
+    fn later_save(&self, after: u64, to: u64) -> Option<(&Tally, &P)> {
+        let tortoise = self.tortoise_at.as_ref().map(|t| (t, &self.tortoise));
+        let marks = self.marks[..self.kept].iter().map(|(t, p)| (t, p));
+        marks
+            .chain(tortoise)
+            .filter(|(t, _)| t.battles > after && t.battles <= to)
+            .max_by_key(|(t, _)| t.battles)
+    }
+}
+
+/// Replays (unobserved) from `live`, after the battles `tally` counts, until `to` battles have
+/// been played: from the latest position saved on the way ([`Saves::later_save`]) where there
+/// is one, the replay's battles before it skipped.
+#[inline(always)]
+fn replay_to<P: Position>(
+    live: &mut P,
+    saves: &Saves<P>,
+    tally: &mut Tally,
+    to: u64,
+    step: &mut impl Step<P>,
+) {
+    if let Some((at, p)) = saves.later_save(tally.battles, to) {
+        live.copy_from(p);
+        *tally = *at;
+    }
+    step.leap(live, tally, to);
+}
+
+/// The tortoises a pass keeps as marks ([`Saves::move_tortoise`]): with the specialised loops'
+/// saves after 32 · (2^k − 1) battles ([`FIRST_LOOK`]), the marks and the tortoise hold every
+/// save of a pass shorter than 32 · (2^22 − 1), about 1.3 · 10^8 battles.
+pub(crate) const MARKS: usize = 20;
 
 /// Battles a [`Saves::trail`] remembers.
 pub(crate) const TRAIL: usize = 1 << 16;
@@ -52,13 +126,18 @@ impl<P: Clone> Saves<P> {
             replay: p.clone(),
             trail: Vec::new(),
             wrong_hints: 0,
+            tortoise_at: None,
+            marks: Vec::new(),
+            kept: 0,
         }
     }
 
-    /// [`Saves::new`] with room for a [`Saves::trail`], for a loop that notes one.
+    /// [`Saves::new`] with room for a [`Saves::trail`] and the [`MARKS`], for a loop that
+    /// notes them.
     pub fn with_trail(p: &P) -> Saves<P> {
         Saves {
             trail: vec![0; TRAIL],
+            marks: vec![(Tally::default(), p.clone()); MARKS],
             ..Saves::new(p)
         }
     }
@@ -192,8 +271,7 @@ pub(crate) fn brent<P: Position>(
     mut hand_off: impl FnMut(&P, &Tally) -> bool,
 ) -> Result<GameRecord, Tally> {
     let start = tally;
-    saves.initial.copy_from(live);
-    saves.tortoise.copy_from(live);
+    saves.begin(live);
     let (mut power, mut lam) = (1u64, 0u64);
     loop {
         if hand_off(live, &tally) {
@@ -211,7 +289,8 @@ pub(crate) fn brent<P: Position>(
             return Ok(past_cap(live, saves, start, capped, step));
         }
         if power == lam {
-            saves.tortoise.copy_from(live);
+            // (Without its tally: the reference replays from where it began, as it always did.)
+            saves.move_tortoise(live, None);
             power *= 2;
             lam = 0;
         }
@@ -219,7 +298,8 @@ pub(crate) fn brent<P: Position>(
 }
 
 /// The record of a game that loops with period `lam` from `saves.initial` (where the tally was
-/// `start`): replay from there, one copy `lam` battles ahead; they first meet at the loop's
+/// `start`): replay from there (or from a mark on the way, [`replay_to`]), one copy `lam`
+/// battles ahead; they first meet at the loop's
 /// start. The copy ahead has then played exactly start + period battles: its counts are the
 /// game's. Replayed battles cannot end the game: the first pass went past them. `found` is the
 /// battles the first pass had played when it found the loop: the copy ahead meets the other
@@ -242,7 +322,9 @@ pub(crate) fn finish_loop<P: Position>(
 /// not on the loop, so the loop starts later (once on the loop, every position comes back).
 /// The two copies then go on side by side from there, as in [`finish_loop`]; a wrong hint
 /// only costs a replay from the start. The replay alone to the hint saves the side-by-side
-/// battles and comparisons before it: about the loop's start.
+/// battles and comparisons before it: about the loop's start. Each copy's replay starts from
+/// the latest position the first pass saved with its tally on the way ([`replay_to`]): a
+/// loop of a long period is found without replaying most of it.
 pub(crate) fn finish_loop_after<P: Position>(
     live: &mut P,
     saves: &mut Saves<P>,
@@ -256,10 +338,10 @@ pub(crate) fn finish_loop_after<P: Position>(
     let (mut ahead, mut behind) = loop {
         live.copy_from(&saves.initial);
         let mut behind = start;
-        step.leap(live, &mut behind, from);
+        replay_to(live, saves, &mut behind, from, step);
         saves.replay.copy_from(live);
         let mut ahead = behind;
-        step.leap(live, &mut ahead, from + lam);
+        replay_to(live, saves, &mut ahead, from + lam, step);
         if from == start.battles || !live.same(&saves.replay) {
             break (ahead, behind);
         }
@@ -300,7 +382,9 @@ pub(crate) fn past_cap<P: Position>(
     step: &mut impl Step<P>,
 ) -> GameRecord {
     let cap = capped.battles;
-    saves.tortoise.copy_from(live);
+    // (Without a tally: `capped` is a record, which has no leader. The tortoise it leaves
+    // stays a mark.)
+    saves.move_tortoise(live, None);
     // (`tally` counts from `start`: `cap - start` battles at most, as many as the game had.)
     // It starts with no leader: the leader at the cap is not known here (the deal's may
     // trail there, which the table loop's runs take for a broken invariant), and no count
@@ -384,6 +468,73 @@ mod tests {
                     assert_eq!(record.cycle, Some(want), "mu {mu}, lam {lam}, hint {hint}");
                     assert_eq!(record.battles, first + mu + lam);
                 }
+            }
+        }
+    }
+
+    /// Marks (a first pass's tortoises with their tallies) give the same record as replays
+    /// from the initial position, for every hint, and a loop of a long period replays far
+    /// fewer battles. Each battle adds the walk's place to `cards_turned`, so a replay that
+    /// started from a mark with a wrong tally would count another total.
+    #[test]
+    fn marks_give_the_same_record_from_fewer_battles() {
+        fn counted(w: &mut Walk, tally: &mut Tally, o: bool) -> Option<End> {
+            tally.cards_turned += w.at;
+            step(w, tally, o)
+        }
+        for (mu, lam) in [(0, 1), (3, 200), (40, 17), (100, 64), (700, 5), (5, 1000)] {
+            let walk = Walk { at: 0, mu, lam };
+            let start = Tally::default();
+            // A first pass as Brent's, the tortoise moved with its tally.
+            let mut marked = Saves::with_trail(&walk);
+            marked.begin(&walk);
+            let (mut live, mut tally) = (walk.clone(), start);
+            let (mut power, mut since) = (1, 0);
+            let found = loop {
+                counted(&mut live, &mut tally, true);
+                since += 1;
+                if live.same(&marked.tortoise) {
+                    break tally.battles;
+                }
+                if power == since {
+                    marked.move_tortoise(&live, Some(tally));
+                    power *= 2;
+                    since = 0;
+                }
+            };
+            assert_eq!(since, lam);
+            assert!(marked.kept > 0 || found < 4);
+            let mut plain = Saves::with_trail(&walk);
+            plain.begin(&walk);
+            let (mut with, mut without) = (0, 0);
+            for hint in 0..=found {
+                let go = |saves: &mut Saves<Walk>, n: &mut u64| {
+                    let mut step = |w: &mut Walk, t: &mut Tally, o: bool| {
+                        *n += 1;
+                        counted(w, t, o)
+                    };
+                    let mut p = walk.clone();
+                    finish_loop_after(&mut p, saves, start, lam, &mut step, hint, found)
+                };
+                // (Counted for the right hints, at or before the start, as trails give.)
+                let (mut a, mut b) = (0, 0);
+                let record = go(&mut marked, &mut a);
+                assert_eq!(record, go(&mut plain, &mut b), "mu {mu}, lam {lam}");
+                if hint <= mu {
+                    (with, without) = (with + a, without + b);
+                }
+                let want = Cycle {
+                    start: mu,
+                    period: lam,
+                };
+                assert_eq!(record.cycle, Some(want), "mu {mu}, lam {lam}, hint {hint}");
+            }
+            assert!(with <= without, "mu {mu}, lam {lam}: {with} > {without}");
+            if lam >= 200 {
+                assert!(
+                    2 * with < without,
+                    "mu {mu}, lam {lam}: {with} of {without}"
+                );
             }
         }
     }

@@ -342,8 +342,7 @@ fn run_with<
     let start = tally;
     let mut tally = tally;
     if cycles {
-        saves.initial.copy_from(s);
-        saves.tortoise.copy_from(s);
+        saves.begin(s);
     }
     // Brent's algorithm, as in `cycle::brent` but with its first save after
     // `cycle::FIRST_LOOK` battles, and the tortoise's count of seat 0's cards as a quick first
@@ -615,7 +614,8 @@ fn run_with<
             }
             if power == lam {
                 g.store(s);
-                saves.tortoise.copy_from(s);
+                let at = tally_packed(&tally, first, acc, turned, lead);
+                saves.move_tortoise(s, Some(at));
                 tort_t0 = t0;
                 tort_tops = tops(s, &g);
                 power *= 2;
@@ -657,6 +657,20 @@ fn record_packed(tally: &Tally, first: u64, acc: u64, turned: u64, end: End) -> 
         turned,
         end,
     )
+}
+
+/// The tally after the battles of the loop's packed counter `acc`, as [`record_packed`] counts
+/// them, with the leader of the margin `lead` ([`note`]): where the replays may start.
+#[inline(always)]
+fn tally_packed(tally: &Tally, first: u64, acc: u64, turned: u64, lead: i64) -> Tally {
+    let battles = acc & u64::from(u32::MAX);
+    Tally {
+        battles,
+        cards_turned: tally.cards_turned + turned * (battles - first),
+        lead_changes: acc >> 32,
+        leader: (lead != 0).then_some(u8::from(lead < 0)),
+        ..*tally
+    }
 }
 
 /// A card against a card: 0 if seat 0's `a` wins, 1 if seat 1's `b` wins, 2 on a tie; from
@@ -792,7 +806,8 @@ pub(crate) enum Finish {
 
 /// The record of a two-seat game (two-seat loop or block loop) that stopped as `how` says, on
 /// the seats `s`, from the replays of [`cycle::finish_loop_after`] or [`cycle::past_cap`] from
-/// `saves.initial`, where the tally was `start`; the replay's hint from `saves.trail`.
+/// `saves.initial`, where the tally was `start` (or from the marks on the way); the replay's
+/// hint from `saves.trail`.
 pub(crate) fn finish(
     c: Ctx<'_>,
     s: &mut Seats,

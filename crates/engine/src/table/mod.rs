@@ -242,8 +242,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
     let cycles = r.detects_cycles();
     let start = tally;
     if cycles {
-        saves.initial.copy_from(s);
-        saves.tortoise.copy_from(s);
+        saves.begin(s);
         saves.trail[start.battles as usize % TRAIL] = trail_byte(s);
     }
     // A full hand's cards count towards `target_cards` and `min_cards` on top of the lanes'.
@@ -315,7 +314,7 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
             return Played::Over(capped);
         }
         if cycles && power == lam {
-            saves.tortoise.copy_from(s);
+            saves.move_tortoise(s, Some(tally));
             power *= 2;
             lam = 0;
         }
