@@ -26,7 +26,8 @@
 //! shuffle) up to the first tie not grabbed, and the grabbed battles are seat 0's.
 //!
 //! Where nothing is random, loops are looked for as the two-seat loop looks: Brent's saves, and
-//! a position compared in full only where seat 0's count and both top cards are the saved one's.
+//! a position compared in full only where seat 0's count and both top cards are the saved one's
+//! (an empty stack's top as 256; with two piles the two-seat loop takes the stacks' lengths).
 //! The positions inside a block are the stacks moved on by a battle, so their top cards are the
 //! block's next cards (with a prize, the next prizes): one compare of each seat's sixteen against
 //! the saved top card finds where a block must stop for a look (`Looks`). The loop's start

@@ -10,10 +10,10 @@
 use crate::record::{Cycle, EndReason, GameRecord};
 use crate::state::{End, Tally};
 
-/// The battles before the specialised loops' first Brent save (then twice as many each time;
-/// [`brent`], the reference, starts at one). Every save copies every card, and a loop is found
-/// with its exact start and period whatever the powers, since the replay of [`finish_loop`]
-/// finds them (the powers only move when it is found, earlier or later).
+/// The battles before the specialised loops' first Brent save after the deal's (then twice
+/// as many each time; [`brent`], the reference, starts at one). Every save copies every card,
+/// and a loop is found with its exact start and period whatever the powers, since the replay
+/// of [`finish_loop`] finds them (the powers only move when it is found, earlier or later).
 pub(crate) const FIRST_LOOK: u64 = 32;
 
 /// A position of a game that can be saved and compared exactly.
@@ -40,6 +40,12 @@ pub(crate) struct Saves<P> {
     /// with different bytes): the tests check that none comes, since a wrong hint costs a
     /// replay from the start and changes no record, which no other check would see.
     pub wrong_hints: u64,
+    /// The battles at which the specialised loops' first passes (Brent's saves from
+    /// [`FIRST_LOOK`] on) found the loops finished from these saves, summed. A check for the
+    /// tests: each must be the battle those saves imply on the game's positions. A quick test
+    /// in front of the full comparison that let an equal position pass unseen would find the
+    /// loop later, or past the cap, and change no record.
+    pub first_finds: u64,
     /// The tally where `tortoise` was saved, where the loop that saved it gave one
     /// ([`Saves::move_tortoise`]); `None` while the tortoise is the initial position, or one
     /// saved without its tally.
@@ -92,9 +98,10 @@ impl<P: Position> Saves<P> {
     }
 }
 
-/// Replays (unobserved) from `live`, after the battles `tally` counts, until `to` battles have
-/// been played: from the latest position saved on the way ([`Saves::later_save`]) where there
-/// is one, the replay's battles before it skipped.
+/// Replays (unobserved) from `live`, or with `restart` from the pass's initial position, after
+/// the battles `tally` counts, until `to` battles have been played: from the latest position
+/// saved on the way ([`Saves::later_save`]) where there is one, the replay's battles before it
+/// skipped (and the position copied once).
 #[inline(always)]
 fn replay_to<P: Position>(
     live: &mut P,
@@ -102,10 +109,15 @@ fn replay_to<P: Position>(
     tally: &mut Tally,
     to: u64,
     step: &mut impl Step<P>,
+    restart: bool,
 ) {
-    if let Some((at, p)) = saves.later_save(tally.battles, to) {
-        live.copy_from(p);
-        *tally = *at;
+    match saves.later_save(tally.battles, to) {
+        Some((at, p)) => {
+            live.copy_from(p);
+            *tally = *at;
+        }
+        None if restart => live.copy_from(&saves.initial),
+        None => {}
     }
     step.leap(live, tally, to);
 }
@@ -126,6 +138,7 @@ impl<P: Clone> Saves<P> {
             replay: p.clone(),
             trail: Vec::new(),
             wrong_hints: 0,
+            first_finds: 0,
             tortoise_at: None,
             marks: Vec::new(),
             kept: 0,
@@ -299,12 +312,12 @@ pub(crate) fn brent<P: Position>(
 
 /// The record of a game that loops with period `lam` from `saves.initial` (where the tally was
 /// `start`): replay from there (or from a mark on the way, [`replay_to`]), one copy `lam`
-/// battles ahead; they first meet at the loop's
-/// start. The copy ahead has then played exactly start + period battles: its counts are the
-/// game's. Replayed battles cannot end the game: the first pass went past them. `found` is the
-/// battles the first pass had played when it found the loop: the copy ahead meets the other
-/// by then, and a replay that goes further plays another game than the first pass (a bug in
-/// a loop's replay), which panics rather than replaying for ever.
+/// battles ahead; they first meet at the loop's start. The copy ahead has then played exactly
+/// start + period battles: its counts are the game's. Replayed battles cannot end the game:
+/// the first pass went past them. `found` is the battles the first pass had played when it
+/// found the loop: the copy ahead meets the other by then, and a replay that goes further
+/// plays another game than the first pass (a bug in a loop's replay), which panics rather
+/// than replaying for ever.
 pub(crate) fn finish_loop<P: Position>(
     live: &mut P,
     saves: &mut Saves<P>,
@@ -336,12 +349,11 @@ pub(crate) fn finish_loop_after<P: Position>(
 ) -> GameRecord {
     let mut from = hint.saturating_sub(1).max(start.battles);
     let (mut ahead, mut behind) = loop {
-        live.copy_from(&saves.initial);
         let mut behind = start;
-        replay_to(live, saves, &mut behind, from, step);
+        replay_to(live, saves, &mut behind, from, step, true);
         saves.replay.copy_from(live);
         let mut ahead = behind;
-        replay_to(live, saves, &mut ahead, from + lam, step);
+        replay_to(live, saves, &mut ahead, from + lam, step, false);
         if from == start.battles || !live.same(&saves.replay) {
             break (ahead, behind);
         }

@@ -336,6 +336,17 @@ impl Engine {
         self.seat_saves.wrong_hints + last_two
     }
 
+    /// The battles at which the specialised loops' first passes (the two-seat loop's, the
+    /// block's and the ring's; not the reference detection that tables too big for the
+    /// ring run) found their loops since this engine was made, summed: a check for the
+    /// tests. Each must be the battle Brent's saves from the first look on imply, 32 · (2^k −
+    /// 1) battles into a pass; a loop found later changes no record, only the time.
+    #[doc(hidden)]
+    pub fn first_finds(&self) -> u64 {
+        let last_two = self.last_two.as_ref().map_or(0, |l| l.saves.first_finds);
+        self.seat_saves.first_finds + last_two
+    }
+
     /// Rounds of war the table loop played inside its runs, on the lanes, since this
     /// engine was made (counted again where loop detection replays a stretch; the tests check
     /// that they run).

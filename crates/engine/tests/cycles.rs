@@ -1,6 +1,8 @@
 //! Exact cycle detection on deals known to loop.
 
-use warlab_engine::{Cycle, Deal, EndReason, Engine, GameSeed, Rules};
+use warlab_engine::{
+    Choice, Cycle, Deal, EndReason, Engine, GameSeed, HotLoop, Observer, Pickup, Rules, View,
+};
 
 /// Spivey, "Cycles in War", Integers 10 (2010): 52 cards of distinct rank, the LOWER number
 /// wins, the winner's card goes under first, then the loser's.
@@ -137,6 +139,156 @@ fn loops_holding_wars_are_found() {
         assert!(
             cycles > 0 && with_wars > 0,
             "{pairs:?}: {cycles} {with_wars}"
+        );
+    }
+}
+
+/// The positions of a game as the general loop shows them: after the deal and after every
+/// battle, each seat's stack and won pile.
+#[derive(Default)]
+struct Positions(Vec<[Vec<u8>; 4]>);
+
+impl Observer for Positions {
+    fn game_start(&mut self, v: &View<'_>) {
+        self.note(v);
+    }
+
+    fn battle_end(&mut self, _winner: Option<usize>, _pot: usize, v: &View<'_>) {
+        self.note(v);
+    }
+}
+
+impl Positions {
+    fn note(&mut self, v: &View<'_>) {
+        self.0.push([v.stack(0), v.pile(0), v.stack(1), v.pile(1)]);
+    }
+
+    /// The battle at which the specialised loops' Brent saves find the loop of a game that
+    /// loops from battle `start` with `period`, followed here on the positions: the first
+    /// save is the deal, the next ones 32 · (2^k − 1) battles in (after 32 battles, then
+    /// after gaps that double), and each position is compared with the last save. Past the
+    /// positions seen (the general loop stops where it finds the loop), the loop's own
+    /// repeat them.
+    fn brent_find(&self, start: u64, period: u64) -> u64 {
+        let seen = self.0.len() as u64;
+        let at = |j: u64| {
+            let j = if j < seen {
+                j
+            } else {
+                start + (j - start) % period
+            };
+            &self.0[j as usize]
+        };
+        let (mut save, mut power, mut lam) = (0, 32, 0);
+        for j in 1.. {
+            lam += 1;
+            if at(j) == at(save) {
+                return j;
+            }
+            if lam == power {
+                (save, power, lam) = (j, power * 2, 0);
+            }
+        }
+        unreachable!("a game that loops comes back to a save")
+    }
+}
+
+/// Each specialised loop finds a game's loop at the battle its Brent saves imply, followed
+/// on the general loop's positions, under every fixed pick-up order, with one pile or two
+/// turned over (under `lose` no game loops), with a prize or without, on standard and small
+/// decks and under a beats-table ranking. Records alone cannot see a loop found late: a quick
+/// test in front of the full comparison that let an equal position pass unseen only costs
+/// time (the loop is found at a later save, or past the cap, with the same record). Two seats
+/// without hands, whose loops' passes start at the deal.
+#[test]
+fn loops_are_found_where_the_saves_find_them() {
+    let mut checked = [0usize; HotLoop::ALL.len()];
+    // Every fixed pick-up order, read from the engine's own table of them.
+    let fixed = Pickup::NAMED
+        .iter()
+        .map(|p| p.name)
+        .filter(|&p| p != "shuffled");
+    for pickup in fixed {
+        for pile in [None, Some("turn-over")] {
+            for prize in [false, true] {
+                // Each deal's options beside the pick-up, and its games.
+                let decks: [(&[(&str, &str)], u64); 4] = [
+                    (&[("war_down", "1")], 200),
+                    (&[("war_down", "3")], 200),
+                    (
+                        &[
+                            ("deck", "custom"),
+                            ("ranks", "5"),
+                            ("suits", "2"),
+                            ("war_down", "1"),
+                        ],
+                        200,
+                    ),
+                    (
+                        &[
+                            ("deck", "piquet36"),
+                            ("ranking", "low-beats-high"),
+                            ("low_rank", "6"),
+                            ("war_down", "1"),
+                        ],
+                        100,
+                    ),
+                ];
+                for (deal, games) in decks {
+                    let mut pairs = vec![("pickup", pickup)];
+                    pairs.extend_from_slice(deal);
+                    if let Some(on_empty) = pile {
+                        pairs.extend([("pile", "two-pile"), ("on_empty", on_empty)]);
+                    }
+                    if prize {
+                        pairs.push(("prize", "true"));
+                    }
+                    let rules = Rules::from_pairs(pairs.iter().copied()).unwrap();
+                    assert!(rules.detects_cycles(), "{rules}");
+                    let cap = rules.safety_cap().unwrap_or(u64::MAX);
+                    let mut general = Engine::new(&rules);
+                    let mut engine = Engine::new(&rules);
+                    for g in 0..games {
+                        let id = GameSeed::new(29, 0, g);
+                        let mut seen = Positions::default();
+                        let want = general.play_observed(id, &mut seen);
+                        let find = match (want.end, want.cycle) {
+                            (EndReason::Cycle, Some(c)) => {
+                                Some(seen.brent_find(c.start, c.period)).filter(|&f| f <= cap)
+                            }
+                            _ => None,
+                        };
+                        for (i, hot) in HotLoop::ALL.into_iter().enumerate().skip(1) {
+                            if !engine.force_loop(hot) {
+                                continue;
+                            }
+                            let before = engine.first_finds();
+                            assert_eq!(
+                                engine.play(id),
+                                want,
+                                "{} loop, {rules}, game {g}",
+                                hot.name()
+                            );
+                            assert_eq!(
+                                engine.first_finds() - before,
+                                find.unwrap_or(0),
+                                "the battle at which the {} loop found the loop, {rules}, game {g}",
+                                hot.name()
+                            );
+                            checked[i] += usize::from(find.is_some());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The table loop and the two-seat loop play every one of these rule sets; the block loop
+    // only on a CPU with AVX-512.
+    for (hot, &n) in HotLoop::ALL.iter().zip(&checked).skip(1) {
+        assert!(
+            n >= 100 || *hot == HotLoop::Block,
+            "{} loop: {n} loops",
+            hot.name()
         );
     }
 }
