@@ -41,10 +41,10 @@ pub(crate) struct Saves<P> {
     /// replay from the start and changes no record, which no other check would see.
     pub wrong_hints: u64,
     /// The battles at which the specialised loops' first passes (Brent's saves from
-    /// [`FIRST_LOOK`] on) found the loops finished from these saves, summed. A check for the
-    /// tests: each must be the battle those saves imply on the game's positions. A quick test
-    /// in front of the full comparison that let an equal position pass unseen would find the
-    /// loop later, or past the cap, and change no record.
+    /// [`FIRST_LOOK`] on) found the loops finished from these saves ([`finish_found`]),
+    /// summed. A check for the tests: each must be the battle those saves imply on the game's
+    /// positions. A quick test in front of the full comparison that let an equal position pass
+    /// unseen would find the loop later, or past the cap, and change no record.
     pub first_finds: u64,
     /// The tally where `tortoise` was saved, where the loop that saved it gave one
     /// ([`Saves::move_tortoise`]); `None` while the tortoise is the initial position, or one
@@ -379,6 +379,22 @@ pub(crate) fn finish_loop_after<P: Position>(
             period: lam,
         }),
     )
+}
+
+/// A loop of period `lam` that a specialised loop's first pass found after `found` battles,
+/// with a byte of each position in `saves.trail`: counted in [`Saves::first_finds`], then
+/// finished from the trail's hint ([`start_after`], [`finish_loop_after`]).
+pub(crate) fn finish_found<P: Position>(
+    live: &mut P,
+    saves: &mut Saves<P>,
+    start: Tally,
+    lam: u64,
+    step: &mut impl Step<P>,
+    found: u64,
+) -> GameRecord {
+    saves.first_finds += found;
+    let hint = start_after(&saves.trail, start.battles, found, lam);
+    finish_loop_after(live, saves, start, lam, step, hint, found)
 }
 
 /// A game reached the safety cap (`capped` is its record there) without a repeat found. Brent

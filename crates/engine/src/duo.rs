@@ -867,11 +867,7 @@ fn finish_with<const PICK: u8, const TABLE: bool>(
         plain,
     };
     match how {
-        Finish::Loop { lam, found } => {
-            saves.first_finds += found;
-            let hint = cycle::start_after(&saves.trail, start.battles, found, lam);
-            cycle::finish_loop_after(s, saves, start, lam, &mut step, hint, found)
-        }
+        Finish::Loop { lam, found } => cycle::finish_found(s, saves, start, lam, &mut step, found),
         Finish::Capped(capped) => cycle::past_cap(s, saves, start, capped, &mut step),
     }
 }

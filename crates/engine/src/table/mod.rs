@@ -292,18 +292,9 @@ fn ring<const N: usize, const PRIZE: bool, const HANDS: bool>(
                 saves.trail[tally.battles as usize % TRAIL] = trail_byte(s);
             }
             if s.same(&saves.tortoise) {
-                saves.first_finds += tally.battles;
-                let hint = cycle::start_after(&saves.trail, start.battles, tally.battles, lam);
                 let mut step = Replay::<N, PRIZE, HANDS> { r, t, rng, shape };
-                return Played::Over(cycle::finish_loop_after(
-                    s,
-                    saves,
-                    start,
-                    lam,
-                    &mut step,
-                    hint,
-                    tally.battles,
-                ));
+                let found = tally.battles;
+                return Played::Over(cycle::finish_found(s, saves, start, lam, &mut step, found));
             }
         }
         if tally.battles >= cap {
