@@ -214,7 +214,6 @@ impl GameRng {
     /// half is pending): a loop that draws twice skips the second call's check for a pending
     /// half, and both draws' rejection tests are one. A draw that may be rejected sends both
     /// to `below`, from where they started.
-    #[cfg(any(target_arch = "x86_64", test))]
     #[inline(always)]
     pub(crate) fn below_pair(&mut self, n1: u32, n2: u32) -> (u32, u32) {
         debug_assert!(n1 >= 1 && n2 >= 1);

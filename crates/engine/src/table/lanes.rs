@@ -96,6 +96,28 @@ pub(super) fn pick_slot<const ORDERED: bool>(
     }
 }
 
+/// Both seats' [`pick_slot`]s from the hands `words`, seat 0's first, for a caller that makes
+/// no draw between them: where both pick at random, the two draws of
+/// [`GameRng::below_pair`], the same as the two calls make.
+#[inline(always)]
+pub(super) fn pick_slots<const ORDERED: bool>(
+    r: &Rules,
+    policies: [Policy; 2],
+    hand: usize,
+    words: [u64; 2],
+    rng: &mut GameRng,
+) -> [usize; 2] {
+    if policies == [Policy::Random; 2] {
+        let (a, b) = rng.below_pair(hand as u32, hand as u32);
+        return [a as usize, b as usize];
+    }
+    let first = pick_slot::<ORDERED>(r, policies[0], hand, words[0], rng);
+    [
+        first,
+        pick_slot::<ORDERED>(r, policies[1], hand, words[1], rng),
+    ]
+}
+
 /// The card in slot `slot` of the hand `word`, and the hand after, the slot refilled with
 /// `top`.
 #[inline(always)]

@@ -3,8 +3,8 @@
 
 use super::lane_war::{lane_war, pair_war};
 use super::lanes::{
-    best_lane, draw_up, fold_hands, lane_out, lane_short, order, order_prize, pick_slot, put_under,
-    refill, refill_card, tops,
+    best_lane, draw_up, fold_hands, lane_out, lane_short, order, order_prize, pick_slot,
+    pick_slots, put_under, refill, refill_card, tops,
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
@@ -376,7 +376,7 @@ pub(super) fn pair_hands<
                     // With a prize, each seat's first, from its stack (turned over where it has run
                     // out); then each seat picks its card and refills the slot from its stack,
                     // which turns its won pile over first where it has run out (the general draw's
-                    // order).
+                    // order: seat 0's pick and refill, then seat 1's).
                     let (mut top, mut ups) = ([0u64; 2], [0u64; 2]);
                     let mut prizes = [0u64; 2];
                     // Seat 0, then seat 1, written out: a loop over the seats kept the hands
@@ -407,18 +407,34 @@ pub(super) fn pair_hands<
                             lens -= 1 << (16 * $i);
                         };
                     }
+                    // Seat `i`'s face-up card from slot `slot`, the slot refilled.
+                    macro_rules! play {
+                        ($i:literal, $slot:expr) => {
+                            top[$i] = draw!($i);
+                            (ups[$i], words[$i]) = refill(words[$i], $slot, top[$i]);
+                        };
+                    }
                     macro_rules! face_up {
                         ($i:literal) => {
                             let slot =
                                 pick_slot::<ORDERED>(r, policies[$i], hand, words[$i], &mut g);
-                            top[$i] = draw!($i);
-                            (ups[$i], words[$i]) = refill(words[$i], slot, top[$i]);
+                            play!($i, slot);
                         };
                     }
                     if PRIZE {
                         seats!(prize);
                     }
-                    seats!(face_up);
+                    // Both picks first where seat 0's refill draws nothing (its stack is not out,
+                    // or a won pile turns over unshuffled; under `on_empty = lose` none turns
+                    // over): the same draws as in that order, two random picks from one step.
+                    if !shape.shuffles || lens & LANE as u64 != 0 {
+                        let [slot0, slot1] =
+                            pick_slots::<ORDERED>(r, policies, hand, words, &mut g);
+                        play!(0, slot0);
+                        play!(1, slot1);
+                    } else {
+                        seats!(face_up);
+                    }
                     // (With a prize, the prizes are what the battle needs of the tops.)
                     [top0, top1] = if PRIZE { prizes } else { top };
                     [up0, up1] = ups;
