@@ -85,7 +85,7 @@ pub(super) fn pair_hands<
     let base = [seat[0] * cap, seat[1] * cap];
     // Both stretches lie in the buffer: the reads and the store below stay inside it.
     assert!(base.iter().all(|&b| b + cap <= buf.len()));
-    let seat_bytes = seat[0] as u32 | (seat[1] as u32) << 8;
+    let (s0, s1) = (seat[0] as u8, seat[1] as u8);
     let Run {
         mut heads,
         mut lens,
@@ -108,6 +108,31 @@ pub(super) fn pair_hands<
     debug_assert!((1..=8).contains(&hand) && (HAND == 0 || HAND == r.hand));
     let mut words = [hands[0], hands[1]];
     let mut wars = run.wars;
+    // `Tally::note_leader` as the duo keeps it (`duo::note`): `lead` has the sign of the last
+    // non-zero margin of seat 0's cards over seat 1's (outside the hands; 0 while nobody has led;
+    // only its sign is read), and a lead changes where the margin's sign flips; `leader` is written
+    // from it where the run hands its position on (`settle!`). A leader out of the game (`out`)
+    // stays only while the two are level: the first margin is a change then. (As `leader`, compared
+    // per battle: 14 instructions a battle, `hand_policy=lowest`.) Where the run goes on after
+    // `settle!`, `lead_of` reads the leader again.
+    let lead_of = |leader: u8| -> (i32, bool) {
+        if leader == s0 {
+            (1, false)
+        } else if leader == s1 {
+            (-1, false)
+        } else {
+            (0, leader != NONE)
+        }
+    };
+    let (mut lead, mut out) = lead_of(leader);
+    macro_rules! settle {
+        () => {
+            if lead != 0 {
+                leader = if lead > 0 { s0 } else { s1 };
+                changes += u64::from(out);
+            }
+        };
+    }
     let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
@@ -165,6 +190,7 @@ pub(super) fn pair_hands<
                 // (This battle's steps are `short_run`'s.)
                 lam = lam_at.wrapping_add(battles - 1);
             }
+            settle!();
             let mut p = Short { $($field,)* held: run.held, bare: 0, rng: g };
             let brent = (power, tort, tort_tops);
             // SAFETY: both stretches lie in `buf` (asserted); `cap` is a power of two.
@@ -185,6 +211,7 @@ pub(super) fn pair_hands<
             };
             let bare;
             Short { $($field,)* held: run.held, bare, rng: g } = p;
+            (lead, out) = lead_of(leader);
             if PRIZE {
                 run.bare += bare;
             }
@@ -231,29 +258,22 @@ pub(super) fn pair_hands<
                 // The block counts lead changes from the sign of the margin of what the seats
                 // hold, which must agree with the leader (a seat out of the game, or none while
                 // they differ, leads only until the next battle).
-                let lead = if leader == seat_bytes as u8 {
-                    Some(1)
-                } else if leader == (seat_bytes >> 8) as u8 {
-                    Some(-1)
-                } else if leader == NONE {
-                    Some(0)
-                } else {
-                    None
-                };
-                let agreed = lead.filter(|&lead| t0 == t1 || lead != 0 && (t0 > t1) == (lead > 0));
+                let block_lead = (!out || lead != 0).then_some(i64::from(lead.signum()));
+                let agreed =
+                    block_lead.filter(|&lead| t0 == t1 || lead != 0 && (t0 > t1) == (lead > 0));
                 // (With a prize, a block of two or three battles cost more than the battles
                 // one by one: `hand_policy=lowest` under a cap of 1,000, 1.08× the run
                 // without prize blocks at two, 0.97× at four.)
                 let least = if PRIZE { 4 } else { 2 };
                 if k >= least
-                    && let Some(lead) = agreed
+                    && let Some(block_lead) = agreed
                 {
                     let mut hr = crate::block::HandRun {
                         heads: [heads as usize & mask, (heads >> 16) as usize & mask],
                         lens: [l0, l1],
                         wons: [m0, m1],
                         words,
-                        lead,
+                        lead: block_lead,
                         changes,
                     };
                     // SAFETY: `blocks` says the CPU has the vector code; `least ≤ k ≤ 16` and
@@ -330,11 +350,8 @@ pub(super) fn pair_hands<
                     }
                     words = hr.words;
                     changes = hr.changes;
-                    leader = match hr.lead.signum() {
-                        1 => seat_bytes as u8,
-                        -1 => (seat_bytes >> 8) as u8,
-                        _ => leader,
-                    };
+                    // (The last non-zero sign, or 0 where nobody has led yet.)
+                    lead = hr.lead.signum() as i32;
                     battles += b.played as u64;
                     vector_blocks += 1;
                     in_place += u64::from(b.in_place);
@@ -599,7 +616,11 @@ pub(super) fn pair_hands<
                 }
             }
             // (Hands are full and the same size: the cards outside them decide the lead.)
-            (leader, changes) = note_pair_leader(leader, changes, l0, l1, seat_bytes);
+            // (Each of `margin` and `lead` at most the 2^15 cards a ring holds: their product
+            // fits.)
+            let margin = l0 as i32 - l1 as i32;
+            changes += u64::from(((margin * lead) as u32) >> 31);
+            lead = if margin != 0 { margin } else { lead };
             look!();
         }
     };
@@ -608,6 +629,7 @@ pub(super) fn pair_hands<
         // as a second count through the loop.)
         lam = lam_at.wrapping_add(std::hint::black_box(battles) - ahead);
     }
+    settle!();
     #[cfg(target_arch = "x86_64")]
     s.count_hand_blocks(vector_blocks, in_place, shape.cycles);
     hands[..2].copy_from_slice(&words);
@@ -623,20 +645,4 @@ pub(super) fn pair_hands<
     run.wars = wars;
     run.won = won;
     stop
-}
-
-/// `Tally::note_leader` for two seats holding `l0` and `l1` cards (lanes 0 and 1, whose seats
-/// are the bytes of `seat_bytes`): the one holding more leads, and on equal counts the lead
-/// stays. A change is counted whenever a leader there was gives way (to the other seat: a
-/// leader that is out of the game lasts only while the two are level).
-#[inline(always)]
-fn note_pair_leader(leader: u8, changes: u64, l0: u64, l1: u64, seat_bytes: u32) -> (u8, u64) {
-    let now = if l0 > l1 {
-        seat_bytes as u8
-    } else if l1 > l0 {
-        (seat_bytes >> 8) as u8
-    } else {
-        leader
-    };
-    (now, changes + u64::from(leader != NONE && now != leader))
 }
