@@ -424,8 +424,20 @@ pub(crate) fn past_cap<P: Position>(
     let Some(back) = step.recur(live, &mut tally, saves, cap) else {
         return capped;
     };
-    // The position here is `lam` battles past the cap.
+    // The position here is `lam` battles past the cap: `lam` is the loop's period, and the
+    // loop closed inside the cap only if it had begun `lam` battles before the cap, that is if
+    // the position there is the cap's (before the loop's start no position recurs `lam`
+    // battles later). One replay to there tells a loop that closed past the cap, without the
+    // two replays from the start that find where it began.
     let lam = back - start.battles;
+    let Some(before) = cap.checked_sub(lam).filter(|&b| b >= start.battles) else {
+        return capped;
+    };
+    let mut at = start;
+    replay_to(live, saves, &mut at, before, step, true);
+    if !live.same(&saves.tortoise) {
+        return capped;
+    }
     let found = finish_loop(live, saves, start, lam, step, cap + lam);
     match found.cycle {
         Some(c) if c.start + c.period <= cap => found,

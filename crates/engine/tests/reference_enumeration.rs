@@ -15,7 +15,9 @@ use std::time::Instant;
 
 use proptest::prelude::*;
 use reference::Reference;
-use warlab_engine::{Deal, EndReason, Engine, GameRecord, GameSeed, Rules, SAMPLE_VALUES};
+use warlab_engine::{
+    Cycle, Deal, EndReason, Engine, GameRecord, GameSeed, HotLoop, Rules, SAMPLE_VALUES,
+};
 
 type Pairs = Vec<(&'static str, &'static str)>;
 
@@ -652,6 +654,101 @@ fn a_loop_that_recurs_inside_the_safety_cap_is_a_cycle() {
     assert_eq!(by_reference.end, EndReason::Cycle);
     assert_eq!(by_reference.battles, 2846);
     assert_eq!(Engine::new(&rules).play_deal(&deal, SEED), by_reference);
+}
+
+/// Deterministic rules under safety caps set around each game's own loop, as the reference finds
+/// it without a cap (start `s`, period `p`): a cap at or past `s + p` finds the loop (the
+/// engine's detection often meets it only past the cap, and looks back), a cap between `s` and
+/// `s + p` (the position at the cap is on the loop, which closes past it) and one before `s`
+/// record the game as capped. Every loop of the engine against the reference with that cap,
+/// game for game; each kind of cap must come up.
+#[test]
+fn loops_against_safety_caps_set_around_them() {
+    let mut tally = Tally::new("loops_against_safety_caps_set_around_them");
+    let mut picker = Picker(31);
+    // Caps at or past the loop's close, on the loop before it closes, before it begins.
+    let mut kinds = [0usize; 3];
+    while tally.rule_sets < 160 {
+        let mut pairs: Pairs = vec![
+            ("players", picker.pick(&["2", "2", "3"])),
+            ("deck", "custom"),
+            ("ranks", picker.pick(&["4", "5", "6", "8"])),
+            ("suits", picker.pick(&["2", "3", "4"])),
+            ("pickup", picker.pick(PICKUPS)),
+            ("war_down", picker.pick(&["0", "1", "2"])),
+        ];
+        if picker.pick(&[false, true]) {
+            pairs.extend([("pile", "two-pile"), ("on_empty", "turn-over")]);
+        }
+        if picker.pick(&[false, false, true]) {
+            pairs.push(("prize", "true"));
+        }
+        if picker.pick(&[false, false, true]) {
+            pairs.push(("hand", picker.pick(&["2", "3"])));
+            pairs.push(("hand_policy", picker.pick(&["highest", "lowest", "median"])));
+        }
+        let Ok(rules) = Rules::from_pairs(pairs.iter().copied()) else {
+            continue;
+        };
+        assert!(rules.detects_cycles(), "{rules}");
+        tally.rule_sets += 1;
+        let reference = Reference::new(&rules);
+        for game in 0..10 {
+            let id = GameSeed::new(31, tally.rule_sets as u64, game);
+            let Some(Cycle { start, period }) = reference.play(id).cycle else {
+                continue;
+            };
+            let close = start + period;
+            let caps = [
+                close,
+                close + period / 2,
+                close - 1,
+                start + period / 2,
+                start.saturating_sub(1),
+            ];
+            for cap in caps.into_iter().filter(|&c| c > 0) {
+                kinds[if cap >= close {
+                    0
+                } else if cap >= start {
+                    1
+                } else {
+                    2
+                }] += 1;
+                let cap_text = cap.to_string();
+                let capped = pairs
+                    .iter()
+                    .copied()
+                    .chain([("safety_cap", cap_text.as_str())]);
+                let rules = Rules::from_pairs(capped).unwrap();
+                let want = Reference::new(&rules).play(id);
+                if cap >= close {
+                    assert_eq!(want.cycle, Some(Cycle { start, period }), "{rules}, {id:?}");
+                } else {
+                    assert_eq!((want.end, want.battles), (EndReason::Capped, cap));
+                }
+                let mut engine = Engine::new(&rules);
+                for hot in HotLoop::ALL {
+                    if !engine.force_loop(hot) {
+                        continue;
+                    }
+                    let got = engine.play(id);
+                    tally.games += 1;
+                    if got != want {
+                        tally.disagreements += 1;
+                        if tally.examples.len() < 8 {
+                            tally.examples.push(format!(
+                                "rules {rules}, {id:?}, {hot:?} loop\n  engine    {got:?}\n  \
+                                 reference {want:?}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("caps at or past the loop's close, on the loop before it, before it: {kinds:?}");
+    assert!(kinds.iter().all(|&k| k >= 20), "{kinds:?}");
+    tally.finish();
 }
 
 /// The reference's strength order, derived from the labels and the ranking's definition, is the
