@@ -43,22 +43,21 @@ pub(super) struct LaneWar<const M: usize> {
 
 /// The war after a tie among the lanes `tied` (a mask of lanes) of a run of `M` seats
 /// ([`pair_hands`](super::pair::pair_hands), [`plain_run`](super::plain::plain_run); the prizes
-/// `prs` under the face-up cards `ups` with `PRIZE`, lane `i`'s in byte `i`), played as the
-/// table's war plays it ([`hand_war`](super::stepwise::hand_war) with `HANDS`, else the general
-/// rounds of [`stepwise::war`](super::stepwise)): each round, each tied lane in turn puts its `n`
-/// cards face down from its stack and turns up its next card (with hands, plays a card from its
-/// hand by its policy and refills the slot from its stack), until one lane's card is best; the
-/// winner picks up every pot in [`Rules::order_pickup`]'s order ([`pick_up`]) behind everything
-/// it holds (under its stack, or with `TWO` piles onto its won pile). With `TWO` piles a stack that runs out turns
-/// its won pile over where the general draw does (a face-down card, or the face-up card or the
-/// refill after the pick). The lanes, hands and generator come in by value and go back in the
-/// result, and a won pile shuffled in the war is saved first, so a war given up leaves the
-/// run's position untouched: `None`, and the table's war plays it from the start. A war is
-/// given up where a tied lane's stack (with its won pile under two piles, where the pile `feeds`
-/// the stack: not under `on_empty = lose`) holds no more cards
-/// than the round puts face down (it could not turn up or refill after them, and a short war
-/// rule decides), where it would shuffle a pile of more than 128 cards, or where the pots
-/// outgrow their room.
+/// `prs` under the face-up cards `ups` with `PRIZE`, lane `i`'s in byte `i`), played as the table's
+/// war plays it ([`hand_war`](super::stepwise::hand_war) with `HANDS`, else the general rounds of
+/// [`stepwise::war`](super::stepwise)): each round, each tied lane in turn puts its `n` cards face
+/// down from its stack and turns up its next card (with hands, plays a card from its hand by its
+/// policy and refills the slot from its stack), until one lane's card is best; the winner picks up
+/// every pot in [`Rules::order_pickup`]'s order ([`pick_up`]) behind everything it holds (under its
+/// stack, or with `TWO` piles onto its won pile). With `TWO` piles a stack that runs out turns its
+/// won pile over where the general draw does (a face-down card, or the face-up card or the refill
+/// after the pick). The lanes, hands and generator come in by value and go back in the result, and
+/// a won pile shuffled in the war is saved first, so a war given up leaves the run's position
+/// untouched: `None`, and the table's war plays it from the start. A war is given up where a tied
+/// lane's stack (with its won pile under two piles, where the pile `feeds` the stack: not under
+/// `on_empty = lose`) holds no more cards than the round puts face down (it could not turn up or
+/// refill after them, and a short war rule decides), where it would shuffle a pile of more than 128
+/// cards, or where the pots outgrow their room.
 ///
 /// # Safety
 ///
