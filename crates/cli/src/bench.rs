@@ -388,7 +388,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Never the vector block loop's code, even where this CPU has it: the two-seat loop
-    /// plays the same games, and the table loop its two-seat hand battles one by one
+    /// plays the same games, and the table loop its two-seat hand battles one by one (no
+    /// blocks, vector or laid in place)
     #[arg(long)]
     portable: bool,
     /// Measure every rule shape of the engine side by side on one thread (ns/battle and
@@ -404,8 +405,8 @@ pub struct BenchArgs {
 }
 
 /// An engine for `rules`; with `portable`, kept off the vector block loop, for a table game's
-/// last two seats too (the two-seat loop plays the same games), and off its vector blocks of
-/// two seats' hand battles.
+/// last two seats too (the two-seat loop plays the same games), and off its blocks of two
+/// seats' hand battles (vector, or laid in place on any CPU): every battle one by one.
 fn engine_for(rules: &Rules, portable: bool) -> Engine {
     let mut e = Engine::new(rules);
     if portable {
@@ -639,6 +640,7 @@ mod tests {
             e.play(GameSeed::new(1, 0, g));
         }
         assert_eq!(e.hand_blocks(), 0);
+        assert_eq!(e.laid_hand_blocks(), 0);
     }
 
     /// The random rule sets are valid, as many as asked, the same for the same seed, and

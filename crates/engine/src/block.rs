@@ -38,7 +38,10 @@
 //! hands followed in a register (where loops are looked for, with Brent's compare of the
 //! stack lengths and hands after each battle), and the block's cards are then laid and packed
 //! behind everything the winners hold (on the table's rings, onto the won piles with two) at
-//! once; with a prize, four cards a battle laid as the prize block lays them.
+//! once; with a prize, four cards a battle laid as the prize block lays them. Without a prize,
+//! two piles or a grab, a block may instead lay each battle's two cards as it is won
+//! ([`hand_battles_in_place`]): plain code, which the table loop calls on every CPU without
+//! AVX-512 too ([`hand_battles_laid`]).
 //!
 //! The stacks are linear stretches, not rings: a store of up to 64 bytes behind a tail never
 //! wraps. They slide forward as they are played and move back to the front when a head passes
@@ -220,7 +223,6 @@ pub(crate) fn run(
 /// length) and won pile (its length, behind the stack; 0 with one pile), its hand (slot `i` in
 /// byte `i`), the last non-zero margin of what the seats hold (only its sign is read: seat 0
 /// leads, seat 1, or nobody yet), and the lead changes.
-#[cfg(target_arch = "x86_64")]
 pub(crate) struct HandRun {
     pub(crate) heads: [usize; 2],
     pub(crate) lens: [usize; 2],
@@ -234,7 +236,6 @@ pub(crate) struct HandRun {
 /// a tie that ended it (seat 0's and seat 1's face-up cards, then, with a prize, their prizes;
 /// zero without one), the battles seat 1 won (bit `i` for battle `i`; up to 64 battles), and
 /// whether they were laid in place.
-#[cfg(target_arch = "x86_64")]
 pub(crate) struct HandBlock {
     pub(crate) played: usize,
     pub(crate) tie: Option<[u8; 4]>,
@@ -242,12 +243,11 @@ pub(crate) struct HandBlock {
     pub(crate) in_place: bool,
 }
 
-/// Brent's compare in a block of hand battles where loops are looked for
-/// ([`hand_battles`]' `CYCLES`), as the table loop's [`pair_hands`](crate::table) makes it
+/// Brent's compare in a block of hand battles where loops are looked for (`CYCLES` of
+/// [`hand_battles_in_place`] and the vector blocks, `hand_battles`), as the table loop's [`pair_hands`](crate::table) makes it
 /// after every battle: the replay's hint in `trail` at the battle's count, and the stack
 /// lengths (`tort`, lane 0's in the low 16 bits) and hands (`key`, the words folded by `kept`,
 /// [`fold_hands`](crate::table::fold_hands)) of the saved position.
-#[cfg(target_arch = "x86_64")]
 pub(crate) struct HandLooks<'a> {
     pub(crate) trail: &'a mut [u8],
     pub(crate) battles: u64,
@@ -256,7 +256,6 @@ pub(crate) struct HandLooks<'a> {
     pub(crate) kept: u64,
 }
 
-#[cfg(target_arch = "x86_64")]
 impl HandLooks<'_> {
     /// Brent's compare after a block's battle `done` (counted from 1; not its last): the
     /// replay's hint in the trail, then whether the stack lengths `lens` (lane 0's in the low
@@ -275,6 +274,216 @@ impl HandLooks<'_> {
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86::hand_battles;
+
+/// One hand battle's picks for both seats: the policy's pick (or draw, seat 0's then seat
+/// 1's) from each hand `w0`, `w1` of `hand` cards, the card in that slot played and the slot
+/// refilled from the stack's top (`table::draw_up`): the face-up cards and the hands after.
+#[inline(always)]
+fn play_hands<const POLICY: u8>(
+    g: &mut GameRng,
+    hand: u32,
+    (w0, w1): (u64, u64),
+    (top0, top1): (u64, u64),
+) -> (u8, u8, u64, u64) {
+    let (slot0, slot1) = if POLICY == policy::RANDOM {
+        g.below_pair(hand, hand)
+    } else {
+        let pick = |w: u64| choose_ordered(policy_of(POLICY), w, hand as usize) as u32;
+        (pick(w0), pick(w1))
+    };
+    let (at0, at1) = (8 * slot0, 8 * slot1);
+    (
+        (w0 >> at0) as u8,
+        (w1 >> at1) as u8,
+        w0 & !(0xFF << at0) | top0 << at0,
+        w1 & !(0xFF << at1) | top1 << at1,
+    )
+}
+
+/// The most battles [`hand_battles_in_place`] plays in one call (one bit each of a word).
+pub(crate) const IN_PLACE: usize = 64;
+
+/// Two seats' hand battles without a prize, a second pile or a grab, on one policy `POLICY`
+/// (not `MIXED`) under an ordered ranking and the pick-up order `PICK`, as the table loop's
+/// [`pair_hands`](crate::table) plays them (`reach`: at most that many battles, `1 ≤ reach ≤
+/// IN_PLACE`; with `CYCLES`, Brent's compare after each battle but the last as `pair_hands`
+/// makes it, `looks`): each battle's two cards laid under the winner's stack as it is won, in
+/// the ring. So a stack may come to play a card it won in the same block, and the block runs
+/// to its first tie (one battle in about 17.5 under `hand=3`), `reach`, or a stack out. The
+/// same battles, draws and counts. Where the CPU has AVX-512 it is one of [`hand_battles`]'
+/// ways (`VECTOR`: the lead changes counted sixteen battles at a time by the vector code),
+/// where the vector block lays a block's cards at its end and stops at the shorter stack's:
+/// `hand=3` played blocks of 7.7 battles on average there, 6.0 under `hand_policy=lowest,lowest`,
+/// and each block's end cost about 85 cycles (blocks of at most four battles made `hand=3` 3.4
+/// ns a battle slower). On any other CPU the table loop calls it without `VECTOR`
+/// ([`hand_battles_laid`]), the lead changes counted battle by battle.
+///
+/// # Safety
+/// With `VECTOR`, the CPU must have what [`available`] asks for. Each stack holds at least one
+/// card and its hand `hand ≤ 8` cards, and each ring has `2 · reach + 2` bytes of room past
+/// its stack before the end of its stretch (`heads[p] + lens[p] + 2 reach + 2 ≤ cap`), which
+/// lies in `buf`; the lead agrees with what the seats hold.
+#[inline(always)]
+unsafe fn hand_battles_in_place<
+    const PICK: u8,
+    const POLICY: u8,
+    const HAND: usize,
+    const CYCLES: bool,
+    const VECTOR: bool,
+>(
+    buf: &mut [u8],
+    base: [usize; 2],
+    hand: u32,
+    reach: usize,
+    run: &mut HandRun,
+    rng: &mut GameRng,
+    mut looks: Option<HandLooks<'_>>,
+) -> HandBlock {
+    debug_assert!((1..=IN_PLACE).contains(&reach) && run.lens.iter().all(|&l| l >= 1));
+    debug_assert!(POLICY != policy::MIXED);
+    // (Deterministic rules only: no draw.)
+    debug_assert!(!CYCLES || POLICY != policy::RANDOM && PICK != pick::SHUFFLED);
+    debug_assert_eq!(CYCLES, looks.is_some());
+    let hand = if HAND == 0 { hand } else { HAND as u32 };
+    let [h0, h1] = run.heads;
+    let [len0, len1] = run.lens;
+    // Each stack from its head at the block's start: battle `done` reads its top at `done`,
+    // and the cards it won go at its end, `e0` (`e1`); it is out where its end is `done`.
+    // SAFETY: each stretch lies in `buf`, and every place read or written below lies
+    // before `h + len + 2 reach + 2 ≤ cap` in it (the caller's word).
+    let (s0, s1) = unsafe {
+        let ring = buf.as_mut_ptr();
+        (ring.add(base[0] + h0), ring.add(base[1] + h1))
+    };
+    let (mut e0, mut e1) = (len0, len1);
+    let [mut w0, mut w1] = run.words;
+    let mut g = rng.clone();
+    let (mut won1, mut done, mut tie) = (0u64, 0usize, None);
+    // Without `VECTOR`, the lead as `pair_hands` keeps it: the last non-zero margin (`e0 -
+    // e1`, as the hands are full), a change where its sign flips.
+    let (mut lead, mut changes) = (run.lead, 0u64);
+    while done < reach {
+        // SAFETY: `done < e0, e1`: cards of the stacks, inside their rooms.
+        let (top0, top1) = unsafe { (u64::from(*s0.add(done)), u64::from(*s1.add(done))) };
+        let (up0, up1);
+        (up0, up1, w0, w1) = play_hands::<POLICY>(&mut g, hand, (w0, w1), (top0, top1));
+        if up0 == up1 {
+            tie = Some([up0, up1, 0, 0]);
+            break;
+        }
+        // Under an ordered ranking with no grab the higher card wins.
+        let w = usize::from(up1 > up0);
+        // Seat 1's card first where `swap` says so (as `laid_pairs` lays them): the
+        // pick-up of `table::order::<2, PICK>` (the table loop's battle), written for two
+        // cards whose winner is known. (Calling `order` here measured 1–5 % slower:
+        // `hand_policy=highest` 0.62 → 0.65 s of `loop_instr`.)
+        let swap = match PICK {
+            pick::SHUFFLED => g.bit(),
+            pick::SEAT => false,
+            // (The winner's card is the higher one.)
+            pick::WINNER | pick::DESC => w == 1,
+            _ => w == 0,
+        };
+        let (ab, ba) = (
+            u16::from(up0) | u16::from(up1) << 8,
+            u16::from(up1) | u16::from(up0) << 8,
+        );
+        let pair = if swap { ba } else { ab };
+        // Written under both stacks, which costs less than choosing one: the loser's two
+        // bytes lie past its cards, where its next win writes over them.
+        // SAFETY: `e ≤ len + 2 done` and `done < reach`: inside the rooms.
+        unsafe {
+            s0.add(e0).cast::<u16>().write_unaligned(pair);
+            s1.add(e1).cast::<u16>().write_unaligned(pair);
+        }
+        e0 += 2 - 2 * w;
+        e1 += 2 * w;
+        won1 |= (w as u64) << done;
+        done += 1;
+        if !VECTOR {
+            // (Each of `margin` and `lead` at most the 2^15 cards a ring holds.)
+            let margin = e0 as i64 - e1 as i64;
+            changes += u64::from(margin * lead < 0);
+            lead = if margin != 0 { margin } else { lead };
+        }
+        if e0 == done || e1 == done {
+            break;
+        }
+        // Brent's compare after each battle but the block's last, as `hand_battles` makes
+        // it (the last, and one after which a stack is out, are the caller's).
+        if CYCLES
+            && done < reach
+            && let Some(looks) = looks.as_mut()
+        {
+            let lens = (e0 - done) as u64 | ((e1 - done) as u64) << 16;
+            // SAFETY: the trail holds `TRAIL` bytes (the caller asserted it).
+            if unsafe { looks.may_match(done, lens, [w0, w1]) } {
+                break;
+            }
+        }
+    }
+    *rng = g;
+    run.words = [w0, w1];
+    #[cfg(target_arch = "x86_64")]
+    if VECTOR {
+        // The lead changes, sixteen battles at a time as the vector block counts them.
+        let mut before = len0 as i64 - len1 as i64;
+        let mut from = 0;
+        while from < done {
+            let n = (done - from).min(16);
+            let km = (1u32 << n) - 1;
+            let w1 = (won1 >> from) as u32 & km;
+            let w0 = !w1 & km;
+            // SAFETY: the CPU has the vector code (the caller's word, with `VECTOR`).
+            changes += unsafe { x86::block_changes::<0>(w0, km, before, lead) };
+            before += 2 * (i64::from(w0.count_ones()) - i64::from(w1.count_ones()));
+            lead = x86::lead_after(before, w1, n as u32);
+            from += n;
+        }
+        debug_assert_eq!(before, (e0 - done) as i64 - (e1 - done) as i64);
+    }
+    run.changes += changes;
+    run.lead = lead;
+    // (A tied battle's cards were played and the slots refilled.)
+    let played = done + usize::from(tie.is_some());
+    run.lens = [e0 - played, e1 - played];
+    // (No head wraps around its ring: each stays below `cap`.)
+    run.heads = [h0 + played, h1 + played];
+    HandBlock {
+        played,
+        tie,
+        won1,
+        in_place: true,
+    }
+}
+
+/// [`hand_battles_in_place`] on any CPU, out of line: the table loop's two-seat hand runs
+/// play their battles so where the vector blocks are not played.
+///
+/// # Safety
+/// As [`hand_battles_in_place`]'s, without the CPU's.
+#[inline(never)]
+pub(crate) unsafe fn hand_battles_laid<
+    const PICK: u8,
+    const POLICY: u8,
+    const HAND: usize,
+    const CYCLES: bool,
+>(
+    buf: &mut [u8],
+    base: [usize; 2],
+    hand: u32,
+    reach: usize,
+    run: &mut HandRun,
+    rng: &mut GameRng,
+    looks: Option<HandLooks<'_>>,
+) -> HandBlock {
+    // SAFETY: the caller's word; without `VECTOR` no vector code runs.
+    unsafe {
+        hand_battles_in_place::<PICK, POLICY, HAND, CYCLES, false>(
+            buf, base, hand, reach, run, rng, looks,
+        )
+    }
+}
 
 // The stretches hold a stack slid up to `SLIDE`, every card of the deck, and the widest store
 // past a tail (the prize block's 64 bytes).
@@ -1138,7 +1347,7 @@ mod x86 {
                 // SAFETY: the CPU has what this function asks for (the caller's word), and
                 // both rings have the room just checked inside `buf` (asserted).
                 return unsafe {
-                    hand_battles_in_place::<PICK, POLICY, HAND, CYCLES>(
+                    hand_battles_in_place::<PICK, POLICY, HAND, CYCLES, true>(
                         buf, base, hand, reach, run, rng, looks,
                     )
                 };
@@ -1376,166 +1585,6 @@ mod x86 {
         }
     }
 
-    /// One hand battle's picks for both seats: the policy's pick (or draw, seat 0's then seat
-    /// 1's) from each hand `w0`, `w1` of `hand` cards, the card in that slot played and the slot
-    /// refilled from the stack's top (`table::draw_up`): the face-up cards and the hands after.
-    #[inline(always)]
-    fn play_hands<const POLICY: u8>(
-        g: &mut GameRng,
-        hand: u32,
-        (w0, w1): (u64, u64),
-        (top0, top1): (u64, u64),
-    ) -> (u8, u8, u64, u64) {
-        let (slot0, slot1) = if POLICY == policy::RANDOM {
-            g.below_pair(hand, hand)
-        } else {
-            let pick = |w: u64| choose_ordered(policy_of(POLICY), w, hand as usize) as u32;
-            (pick(w0), pick(w1))
-        };
-        let (at0, at1) = (8 * slot0, 8 * slot1);
-        (
-            (w0 >> at0) as u8,
-            (w1 >> at1) as u8,
-            w0 & !(0xFF << at0) | top0 << at0,
-            w1 & !(0xFF << at1) | top1 << at1,
-        )
-    }
-
-    /// The most battles [`hand_battles_in_place`] plays in one call (one bit each of a word).
-    const IN_PLACE: usize = 64;
-
-    /// [`hand_battles`] without a prize, a second pile or a grab (`reach`: at most that many
-    /// battles, `1 ≤ reach ≤ IN_PLACE`; with `CYCLES`, Brent's compare after each battle as
-    /// `hand_battles` makes it, `looks`), each battle's two cards laid under
-    /// the winner's stack as it is won, in the ring, where the vector block lays a block's
-    /// cards at its end. So a stack may come to play a card it won in the same block, and the
-    /// block runs to its first tie (one battle in about 17.5 under `hand=3`), `reach`, or a
-    /// stack out, where the vector block stops at the shorter stack's end: `hand=3` played
-    /// blocks of 7.7 battles on average there, 6.0 under `hand_policy=lowest,lowest`, and each
-    /// block's end cost about 85 cycles (blocks of at most four battles made `hand=3` 3.4 ns a
-    /// battle slower). The same battles, draws and counts.
-    ///
-    /// # Safety
-    /// The CPU must have what [`available`] asks for; each stack holds at least one card and
-    /// its hand `hand ≤ 8` cards, and each ring has `2 · reach + 2` bytes of room past its
-    /// stack before the end of its stretch (`heads[p] + lens[p] + 2 reach + 2 ≤ cap`), which
-    /// lies in `buf`; the lead agrees with what the seats hold.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2,avx512bitalg")]
-    #[target_feature(enable = "popcnt,lzcnt,bmi1")]
-    #[allow(clippy::too_many_arguments)] // a run's rings and position, handed over
-    unsafe fn hand_battles_in_place<
-        const PICK: u8,
-        const POLICY: u8,
-        const HAND: usize,
-        const CYCLES: bool,
-    >(
-        buf: &mut [u8],
-        base: [usize; 2],
-        hand: u32,
-        reach: usize,
-        run: &mut HandRun,
-        rng: &mut GameRng,
-        mut looks: Option<HandLooks<'_>>,
-    ) -> HandBlock {
-        debug_assert!((1..=IN_PLACE).contains(&reach) && run.lens.iter().all(|&l| l >= 1));
-        let hand = if HAND == 0 { hand } else { HAND as u32 };
-        let [h0, h1] = run.heads;
-        let [len0, len1] = run.lens;
-        // Each stack from its head at the block's start: battle `done` reads its top at `done`,
-        // and the cards it won go at its end, `e0` (`e1`); it is out where its end is `done`.
-        // SAFETY: each stretch lies in `buf`, and every place read or written below lies
-        // before `h + len + 2 reach + 2 ≤ cap` in it (the caller's word).
-        let (s0, s1) = unsafe {
-            let ring = buf.as_mut_ptr();
-            (ring.add(base[0] + h0), ring.add(base[1] + h1))
-        };
-        let (mut e0, mut e1) = (len0, len1);
-        let [mut w0, mut w1] = run.words;
-        let mut g = rng.clone();
-        let (mut won1, mut done, mut tie) = (0u64, 0usize, None);
-        while done < reach {
-            // SAFETY: `done < e0, e1`: cards of the stacks, inside their rooms.
-            let (top0, top1) = unsafe { (u64::from(*s0.add(done)), u64::from(*s1.add(done))) };
-            let (up0, up1);
-            (up0, up1, w0, w1) = play_hands::<POLICY>(&mut g, hand, (w0, w1), (top0, top1));
-            if up0 == up1 {
-                tie = Some([up0, up1, 0, 0]);
-                break;
-            }
-            // Under an ordered ranking with no grab the higher card wins.
-            let w = usize::from(up1 > up0);
-            // Seat 1's card first where `swap` says so (as `laid_pairs` lays them): the
-            // pick-up of `table::order::<2, PICK>` (the table loop's battle), written for two
-            // cards whose winner is known. (Calling `order` here measured 1–5 % slower:
-            // `hand_policy=highest` 0.62 → 0.65 s of `loop_instr`.)
-            let swap = match PICK {
-                pick::SHUFFLED => g.bit(),
-                pick::SEAT => false,
-                // (The winner's card is the higher one.)
-                pick::WINNER | pick::DESC => w == 1,
-                _ => w == 0,
-            };
-            let (ab, ba) = (
-                u16::from(up0) | u16::from(up1) << 8,
-                u16::from(up1) | u16::from(up0) << 8,
-            );
-            let pair = if swap { ba } else { ab };
-            // Written under both stacks, which costs less than choosing one: the loser's two
-            // bytes lie past its cards, where its next win writes over them.
-            // SAFETY: `e ≤ len + 2 done` and `done < reach`: inside the rooms.
-            unsafe {
-                s0.add(e0).cast::<u16>().write_unaligned(pair);
-                s1.add(e1).cast::<u16>().write_unaligned(pair);
-            }
-            e0 += 2 - 2 * w;
-            e1 += 2 * w;
-            won1 |= (w as u64) << done;
-            done += 1;
-            if e0 == done || e1 == done {
-                break;
-            }
-            // Brent's compare after each battle but the block's last, as `hand_battles` makes
-            // it (the last, and one after which a stack is out, are the caller's).
-            if CYCLES
-                && done < reach
-                && let Some(looks) = looks.as_mut()
-            {
-                let lens = (e0 - done) as u64 | ((e1 - done) as u64) << 16;
-                // SAFETY: the trail holds `TRAIL` bytes (the caller asserted it).
-                if unsafe { looks.may_match(done, lens, [w0, w1]) } {
-                    break;
-                }
-            }
-        }
-        *rng = g;
-        run.words = [w0, w1];
-        // The lead changes, sixteen battles at a time as the vector block counts them.
-        let mut before = len0 as i64 - len1 as i64;
-        let mut from = 0;
-        while from < done {
-            let n = (done - from).min(16);
-            let km = (1u32 << n) - 1;
-            let w1 = (won1 >> from) as u32 & km;
-            let w0 = !w1 & km;
-            run.changes += block_changes::<0>(w0, km, before, run.lead);
-            before += 2 * (i64::from(w0.count_ones()) - i64::from(w1.count_ones()));
-            run.lead = lead_after(before, w1, n as u32);
-            from += n;
-        }
-        debug_assert_eq!(before, (e0 - done) as i64 - (e1 - done) as i64);
-        // (A tied battle's cards were played and the slots refilled.)
-        let played = done + usize::from(tie.is_some());
-        run.lens = [e0 - played, e1 - played];
-        // (No head wraps around its ring: each stays below `cap`.)
-        run.heads = [h0 + played, h1 + played];
-        HandBlock {
-            played,
-            tie,
-            won1,
-            in_place: true,
-        }
-    }
-
     /// Battle `i`'s two cards (seat 0's in byte `i` of `va`, seat 1's of `vb`) as 16-bit lane
     /// `i`, in the order they go down: seat 0's first, unless bit `i` of `swap` is set.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
@@ -1769,7 +1818,7 @@ mod x86 {
     /// prefix population counts of `w0`; where their sign flips from the last non-zero one
     /// (a margin of 0 leads nobody) is [`flips`].
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
-    fn block_changes<const S: i32>(w0: u32, km: u32, before: i64, lead: i64) -> u64 {
+    pub(super) fn block_changes<const S: i32>(w0: u32, km: u32, before: i64, lead: i64) -> u64 {
         // SAFETY: both tables are sixteen 16-bit lanes.
         let (upto, losses) = unsafe {
             (
@@ -1793,7 +1842,7 @@ mod x86 {
     /// that left the margin at `after`: if that is 0, the one before it, a step the other way
     /// (only its sign is ever read).
     #[inline(always)]
-    fn lead_after(after: i64, w1: u32, k: u32) -> i64 {
+    pub(super) fn lead_after(after: i64, w1: u32, k: u32) -> i64 {
         if after != 0 {
             after
         } else if w1 >> (k - 1) & 1 != 0 {

@@ -430,19 +430,19 @@ pub(crate) fn past_cap<P: Position>(
     // battles later). One replay to there tells a loop that closed past the cap, without the
     // two replays from the start that find where it began.
     let lam = back - start.battles;
-    let Some(before) = cap.checked_sub(lam).filter(|&b| b >= start.battles) else {
-        return capped;
-    };
+    // (`recur` plays at most `cap - start` battles: the position `lam` before the cap was
+    // played on the first pass.)
+    debug_assert!(lam <= cap - start.battles);
+    let before = cap - lam;
     let mut at = start;
     replay_to(live, saves, &mut at, before, step, true);
     if !live.same(&saves.tortoise) {
         return capped;
     }
+    // The loop began by `before` and closed by the cap.
     let found = finish_loop(live, saves, start, lam, step, cap + lam);
-    match found.cycle {
-        Some(c) if c.start + c.period <= cap => found,
-        _ => capped,
-    }
+    debug_assert!(found.cycle.is_some_and(|c| c.start + c.period <= cap));
+    found
 }
 
 #[cfg(test)]

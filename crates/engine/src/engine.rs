@@ -295,9 +295,10 @@ impl Engine {
         ok
     }
 
-    /// Lets the table loop play runs of two seats' hand battles with the block loop's vector
-    /// code where this CPU has it (`on`, the default), or never, so that tests and benchmarks
-    /// can compare both ways. The games are the same.
+    /// Lets the table loop play runs of two seats' hand battles in blocks (`on`, the default):
+    /// with the block loop's vector code where this CPU has it, laid in place elsewhere where
+    /// the rules allow it; or never, every battle one by one, so that tests and benchmarks can
+    /// compare the ways. The games are the same.
     #[doc(hidden)]
     pub fn force_vectors(&mut self, on: bool) {
         // (The last two seats of a table game play in a two-seat loop, without hands.)
@@ -325,6 +326,14 @@ impl Engine {
     #[doc(hidden)]
     pub fn in_place_hand_blocks(&self) -> u64 {
         self.seats.in_place_blocks()
+    }
+
+    /// Blocks of two seats' hand battles (no prize, one pile, no `speed`, one policy, an
+    /// ordered ranking) the table loop laid in place with the code for every CPU, where it
+    /// did not use the vector code (tests check the switch above).
+    #[doc(hidden)]
+    pub fn laid_hand_blocks(&self) -> u64 {
+        self.seats.laid_blocks()
     }
 
     /// Loop replays since this engine was made whose hint, from the trail of a byte per

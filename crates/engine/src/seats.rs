@@ -59,6 +59,12 @@ pub(crate) struct Seats {
     looking_blocks: u64,
     /// Those of them laid one battle at a time in place (`block::hand_battles_in_place`).
     in_place_blocks: u64,
+    /// Whether the table loop's two-seat hand runs may lay blocks of battles in place with
+    /// the code for every CPU ([`crate::block::hand_battles_laid`]) where the vector code is
+    /// not used: unless a test or `bench --portable` turned it off.
+    lays: bool,
+    /// Blocks of hand battles played with that code since these seats were made.
+    laid_blocks: u64,
     /// Rounds of war the table loop's runs played on their lanes since these seats were made
     /// (a check for the tests that they run).
     lane_wars: u64,
@@ -100,6 +106,8 @@ impl Seats {
             hand_blocks: 0,
             looking_blocks: 0,
             in_place_blocks: 0,
+            lays: true,
+            laid_blocks: 0,
             lane_wars: 0,
             bare_prizes: 0,
             shuffles: 0,
@@ -127,6 +135,17 @@ impl Seats {
         self.in_place_blocks
     }
 
+    /// Whether the table loop's two-seat hand runs lay blocks in place where they do not use
+    /// the vector code.
+    pub(crate) fn lays(&self) -> bool {
+        self.lays
+    }
+
+    /// Blocks of hand battles laid in place without the vector code: [`Seats::lays`]' count.
+    pub(crate) fn laid_blocks(&self) -> u64 {
+        self.laid_blocks
+    }
+
     /// Rounds of war played on the table loop's lanes.
     pub(crate) fn lane_wars(&self) -> u64 {
         self.lane_wars
@@ -148,18 +167,21 @@ impl Seats {
     }
 
     /// Counts `n` more blocks of hand battles played with the vector code, `looking` where
-    /// they made Brent's compare, `in_place` of them laid in place.
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn count_hand_blocks(&mut self, n: u64, in_place: u64, looking: bool) {
+    /// they made Brent's compare, `in_place` of them laid in place; and `laid` blocks laid
+    /// in place without it.
+    pub(crate) fn count_hand_blocks(&mut self, n: u64, in_place: u64, laid: u64, looking: bool) {
         self.hand_blocks += n;
         self.in_place_blocks += in_place;
         self.looking_blocks += if looking { n } else { 0 };
+        self.laid_blocks += laid;
     }
 
     /// Lets the table loop's two-seat hand runs use the block loop's vector code where this
-    /// CPU has it (`on`), or never.
+    /// CPU has it and lay blocks in place elsewhere (`on`), or neither: every battle one by
+    /// one.
     pub(crate) fn use_vectors(&mut self, on: bool) {
         self.vectors = on && crate::block::available();
+        self.lays = on;
     }
 
     pub fn cap(&self) -> usize {

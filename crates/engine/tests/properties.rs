@@ -957,7 +957,8 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
          prize), capped {capped}"
     );
     // Where the CPU has the block loop's vector code, the table loop's hands of two seats on
-    // one policy used it, with one pile or two (the comparisons above ran it, or only the
+    // one policy used it, with one pile or two (the comparisons above ran it, or without it
+    // the blocks laid in place where there is no prize, second pile or `speed`, and the
     // battle-by-battle loop; with deterministic rules, Brent's compare is made in the blocks).
     let classic = Rules::from_pairs([("players", "2")]).unwrap();
     let vectors = Engine::new(&classic).force_loop(HotLoop::Block);
@@ -1010,11 +1011,15 @@ fn hands_on_the_table_loop_play_the_general_loops_games() {
             vectors && plain,
             "{random}: {in_place} in place"
         );
+        // Without the vector code, those blocks are laid in place by the code for every CPU.
+        let laid = engine.laid_hand_blocks();
+        assert_eq!(laid > 0, !vectors && plain, "{random}: {laid} laid");
         engine.force_vectors(false);
         for g in 0..20 {
             engine.play(GameSeed::new(5, 2, g));
         }
         assert_eq!(engine.hand_blocks(), blocks, "{random}");
+        assert_eq!(engine.laid_hand_blocks(), laid, "{random}");
     }
     assert!(compared >= 400, "{compared}");
     // Wars were played on the lanes: two seats, three with ties among some of them, with a

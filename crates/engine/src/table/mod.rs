@@ -678,7 +678,6 @@ impl Shape {
     /// The battles a block may play from the `battles`-th on, the first `M` lanes of `counts`
     /// the seats' cards outside their hands (each moving by `step` a battle: 2 with a prize),
     /// so that only its last battle can be one after which [`may_end`](Self::may_end) holds.
-    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn room<const M: usize>(&self, counts: u64, battles: u64, step: usize) -> usize {
         let step = step as u64;

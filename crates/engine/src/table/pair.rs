@@ -8,9 +8,12 @@ use super::lanes::{
 };
 use super::short::{Short, short_run};
 use super::{LANE, LANES_RING, NONE, Run, Shape, Stop};
+use crate::block::{IN_PLACE, hand_battles_laid};
 use crate::cycle::TRAIL;
 use crate::rng::GameRng;
-use crate::rules::{Rules, policy, policy_code, policy_of};
+#[cfg(target_arch = "x86_64")]
+use crate::rules::policy_code;
+use crate::rules::{Rules, policy, policy_of};
 use crate::seats::Seats;
 use crate::state::MAX_PLAYERS;
 
@@ -41,7 +44,8 @@ use crate::state::MAX_PLAYERS;
 /// leader agrees with what the seats hold (a leader that is out of the game, or no leader while
 /// they hold different counts, is first settled by a battle here). Without a prize, two piles
 /// or `speed`, a block laid in place may go past the shorter stack, up to the next look or the
-/// ending's bound (`reach`).
+/// ending's bound (`reach`); such blocks are laid in place on every other CPU as well
+/// ([`hand_battles_laid`], plain code), where the policy is compiled in.
 #[allow(clippy::too_many_arguments)] // the run's position, handed over
 #[inline(never)]
 pub(super) fn pair_hands<
@@ -71,11 +75,18 @@ pub(super) fn pair_hands<
     // seat 0's grabs drawn in the block; where loops are looked for, Brent's compare made in it):
     // blocks of battles with the block loop's vector code, where the CPU has it. (Under two
     // piles `MIXED` may be one policy, not compiled in; with one pile it means two policies.)
-    #[cfg(target_arch = "x86_64")]
-    let (mut vector_blocks, mut in_place) = (0u64, 0u64);
+    let (mut vector_blocks, mut in_place, mut laid) = (0u64, 0u64, 0u64);
     #[cfg(target_arch = "x86_64")]
     let blocks =
         (POLICY != policy::MIXED || TWO && policies[0] == policies[1]) && ORDERED && s.vectors();
+    #[cfg(not(target_arch = "x86_64"))]
+    let blocks = false;
+    // Elsewhere (a CPU without that code, or it turned off), the battles of one policy compiled
+    // in under an ordered ranking, with no prize, one pile and no grab, are laid in place in
+    // blocks on any CPU ([`hand_battles_laid`]), as the vector code's blocks of that shape are.
+    let (grabs, threshold) = shape.grab(seat);
+    let lays =
+        !blocks && !PRIZE && !TWO && !grabs && POLICY != policy::MIXED && ORDERED && s.lays();
     let cap = s.cap();
     debug_assert!((8..=LANES_RING).contains(&cap));
     let buf = &mut s.buf_mut()[..];
@@ -133,7 +144,6 @@ pub(super) fn pair_hands<
             }
         };
     }
-    let (grabs, threshold) = shape.grab(seat);
     // The generator as a local copy, written back once (as in `plain_run`).
     let mut g = rng_out.clone();
     // Hands are short only while a supply is out (which `short_run` plays first).
@@ -161,7 +171,7 @@ pub(super) fn pair_hands<
     // `ring` only where lengths, hands and tops match); then the next look, or under `on_empty =
     // lose` a stack short of the next battle (out, or with a prize down to one card, its won
     // pile not counted): that battle is the general battle's ([`off_ring`](super::off_ring)).
-    // The run stops there. (After a vector block: its last battle; the block compared the
+    // The run stops there. (After a block: its last battle; the block compared the
     // others'.)
     macro_rules! look {
         () => {
@@ -228,10 +238,9 @@ pub(super) fn pair_hands<
             break 'run stop;
         }
         loop {
-            // A tie that ended a vector block: its cards are played, the slots refilled and the
-            // stacks moved on, as a battle below leaves them; its war is theirs.
-            #[cfg(target_arch = "x86_64")]
-            let block_tie = if blocks {
+            // A tie that ended a block (vector or laid): its cards are played, the slots refilled
+            // and the stacks moved on, as a battle below leaves them; its war is theirs.
+            let block_tie = if blocks || lays {
                 let (l0, l1) = (lens as usize & LANE, (lens >> 16) as usize & LANE);
                 // (Under two piles no card is drawn from an empty stack inside a block: a stack
                 // its last battle empties turns its won pile over in the next battle, below.)
@@ -265,7 +274,11 @@ pub(super) fn pair_hands<
                 // one by one: `hand_policy=lowest` under a cap of 1,000, 1.08× the run
                 // without prize blocks at two, 0.97× at four.)
                 let least = if PRIZE { 4 } else { 2 };
+                // (Laid in place, each ring has room for the block's cards past its stack.)
+                let laid_reach = reach.min(IN_PLACE);
+                let room = |h: u64, l: usize| (h as usize & mask) + l + 2 * laid_reach + 2 <= cap;
                 if k >= least
+                    && (!lays || room(heads, l0) && room(heads >> 16, l1))
                     && let Some(block_lead) = agreed
                 {
                     let mut hr = crate::block::HandRun {
@@ -276,71 +289,112 @@ pub(super) fn pair_hands<
                         lead: block_lead,
                         changes,
                     };
-                    // SAFETY: `blocks` says the CPU has the vector code; `least ≤ k ≤ 16` and
-                    // both stacks hold `k` cards (`2k` with a prize); `cap` is a power of two
-                    // (the seats' stretches are) and both stretches lie in the buffer
-                    // (asserted), each ring holding its won pile (if any) right behind its
-                    // stack; hands of `hand ≤ 8` cards; the lead agrees.
-                    let b = unsafe {
-                        // (Under `speed` with seat 0's grab compiled in: a test for it in the
-                        // block measured 4 % on hands without speed.)
-                        use crate::block::{HandLooks, hand_battles};
-                        macro_rules! battles {
-                            ($policy:expr) => {
-                                if grabs {
-                                    battles!($policy, true, false, None)
-                                } else if $policy != policy::RANDOM
-                                    && PICK != crate::rules::pick::SHUFFLED
-                                    && shape.cycles
-                                {
-                                    // (Deterministic rules: no grab, no draw.)
-                                    let looks = HandLooks {
-                                        trail: &mut trail[..],
-                                        battles,
-                                        tort,
-                                        key: tort_key,
-                                        kept,
-                                    };
-                                    battles!($policy, false, true, Some(looks))
-                                } else {
-                                    battles!($policy, false, false, None)
-                                }
-                            };
-                            ($policy:expr, $speed:literal, $cycles:literal, $looks:expr) => {
-                                hand_battles::<
-                                    PICK,
-                                    PRIZE,
-                                    TWO,
-                                    { $policy },
-                                    HAND,
-                                    $speed,
-                                    $cycles,
-                                >(
+                    let b = if lays {
+                        macro_rules! laid {
+                            ($cycles:literal, $looks:expr) => {
+                                hand_battles_laid::<PICK, POLICY, HAND, $cycles>(
                                     buf,
                                     base,
-                                    cap,
                                     hand as u32,
-                                    k,
-                                    threshold,
-                                    shape.layered,
+                                    laid_reach,
                                     &mut hr,
                                     &mut g,
                                     $looks,
-                                    reach,
                                 )
                             };
                         }
-                        // (Under `MIXED`, both seats' policy, read per run.)
-                        let code = if POLICY == policy::MIXED {
-                            policy_code(policies[0])
-                        } else {
-                            POLICY
-                        };
-                        match code {
-                            policy::RANDOM => battles!(policy::RANDOM),
-                            policy::HIGHEST => battles!(policy::HIGHEST),
-                            policy::LOWEST => battles!(policy::LOWEST),
-                            _ => battles!(policy::MEDIAN),
+                        // SAFETY: both stacks hold `k ≥ least` cards and both rings the room
+                        // just checked past them, in their stretches, which lie in the buffer
+                        // (asserted); hands of `hand ≤ 8` cards; the lead agrees; the trail
+                        // holds `TRAIL` bytes where loops are looked for (asserted).
+                        unsafe {
+                            // (Deterministic rules: no draw.)
+                            if POLICY != policy::RANDOM
+                                && PICK != crate::rules::pick::SHUFFLED
+                                && shape.cycles
+                            {
+                                let looks = crate::block::HandLooks {
+                                    trail: &mut trail[..],
+                                    battles,
+                                    tort,
+                                    key: tort_key,
+                                    kept,
+                                };
+                                laid!(true, Some(looks))
+                            } else {
+                                laid!(false, None)
+                            }
+                        }
+                    } else {
+                        #[cfg(not(target_arch = "x86_64"))]
+                        unreachable!("vector blocks off x86-64");
+                        // SAFETY: `blocks` says the CPU has the vector code; `least ≤ k ≤ 16` and
+                        // both stacks hold `k` cards (`2k` with a prize); `cap` is a power of two
+                        // (the seats' stretches are) and both stretches lie in the buffer
+                        // (asserted), each ring holding its won pile (if any) right behind its
+                        // stack; hands of `hand ≤ 8` cards; the lead agrees.
+                        #[cfg(target_arch = "x86_64")]
+                        unsafe {
+                            // (Under `speed` with seat 0's grab compiled in: a test for it in the
+                            // block measured 4 % on hands without speed.)
+                            use crate::block::{HandLooks, hand_battles};
+                            macro_rules! battles {
+                                ($policy:expr) => {
+                                    if grabs {
+                                        battles!($policy, true, false, None)
+                                    } else if $policy != policy::RANDOM
+                                        && PICK != crate::rules::pick::SHUFFLED
+                                        && shape.cycles
+                                    {
+                                        // (Deterministic rules: no grab, no draw.)
+                                        let looks = HandLooks {
+                                            trail: &mut trail[..],
+                                            battles,
+                                            tort,
+                                            key: tort_key,
+                                            kept,
+                                        };
+                                        battles!($policy, false, true, Some(looks))
+                                    } else {
+                                        battles!($policy, false, false, None)
+                                    }
+                                };
+                                ($policy:expr, $speed:literal, $cycles:literal, $looks:expr) => {
+                                    hand_battles::<
+                                        PICK,
+                                        PRIZE,
+                                        TWO,
+                                        { $policy },
+                                        HAND,
+                                        $speed,
+                                        $cycles,
+                                    >(
+                                        buf,
+                                        base,
+                                        cap,
+                                        hand as u32,
+                                        k,
+                                        threshold,
+                                        shape.layered,
+                                        &mut hr,
+                                        &mut g,
+                                        $looks,
+                                        reach,
+                                    )
+                                };
+                            }
+                            // (Under `MIXED`, both seats' policy, read per run.)
+                            let code = if POLICY == policy::MIXED {
+                                policy_code(policies[0])
+                            } else {
+                                POLICY
+                            };
+                            match code {
+                                policy::RANDOM => battles!(policy::RANDOM),
+                                policy::HIGHEST => battles!(policy::HIGHEST),
+                                policy::LOWEST => battles!(policy::LOWEST),
+                                _ => battles!(policy::MEDIAN),
+                            }
                         }
                     };
                     heads = hr.heads[0] as u64 | (hr.heads[1] as u64) << 16;
@@ -353,14 +407,28 @@ pub(super) fn pair_hands<
                     // (The last non-zero sign, or 0 where nobody has led yet.)
                     lead = hr.lead.signum() as i32;
                     battles += b.played as u64;
-                    vector_blocks += 1;
-                    in_place += u64::from(b.in_place);
+                    if lays {
+                        laid += 1;
+                    } else {
+                        vector_blocks += 1;
+                        in_place += u64::from(b.in_place);
+                    }
                     if b.tie.is_none() {
                         // (A seat with no stack left under two piles has its won pile to turn
                         // over, in the next battle. With a prize, a seat down to one card is
                         // out of the run, as below.)
                         let out = |p: usize| hr.lens[p] + if TWO { hr.wons[p] } else { 0 } < step;
                         if out(0) || out(1) || shape.may_end::<2>(lens + wons, battles) {
+                            // A seat out of its supply plays on short hands where it may, the
+                            // block's last battle's steps after it included, as after a battle
+                            // below (the block noted that battle's lead, which `short_run`'s
+                            // note of it then leaves as it is).
+                            if shape.short_hands && !lane_out::<2>(lens + wons + run.held) {
+                                match short!(true) {
+                                    Some(stop) => break stop,
+                                    None => continue,
+                                }
+                            }
                             let w = (b.won1 >> (b.played - 1)) as usize & 1;
                             // (The last battle's Brent step is the table's, as below.)
                             ahead = 1;
@@ -376,8 +444,6 @@ pub(super) fn pair_hands<
             } else {
                 None
             };
-            #[cfg(not(target_arch = "x86_64"))]
-            let block_tie: Option<[u8; 4]> = None;
             let (ups, top0, top1, best) = if let Some([up0, up1, pr0, pr1]) = block_tie {
                 // (With a prize, the tie's prizes are what the war needs of the tops.)
                 (
@@ -630,8 +696,7 @@ pub(super) fn pair_hands<
         lam = lam_at.wrapping_add(std::hint::black_box(battles) - ahead);
     }
     settle!();
-    #[cfg(target_arch = "x86_64")]
-    s.count_hand_blocks(vector_blocks, in_place, shape.cycles);
+    s.count_hand_blocks(vector_blocks, in_place, laid, shape.cycles);
     hands[..2].copy_from_slice(&words);
     *rng_out = g;
     run.heads = heads;
